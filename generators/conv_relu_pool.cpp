@@ -1,0 +1,37 @@
+#include "conv_relu_pool.h"
+
+namespace fuselab {
+
+void ConvReluPool::generate() {
+    padded = Halide::BoundaryConditions::constant_exterior(input, 0.0f);
+    r = RDom(0, 3, 0, 3, 0, input.dim(2).extent(), "r");
+    acc(x, y, k) = 0.0f;
+    acc(x, y, k) += padded(x + r.x - 1, y + r.y - 1, r.z) * weights(r.x, r.y, r.z, k);
+    conv(x, y, k) = bias(k) + acc(x, y, k);
+    relu(x, y, k) = max(0.0f, conv(x, y, k));
+    out(x, y, k) = max(max(relu(2 * x, 2 * y, k), relu(2 * x + 1, 2 * y, k)),
+                       max(relu(2 * x, 2 * y + 1, k), relu(2 * x + 1, 2 * y + 1, k)));
+
+    // Shapes follow from the input and the weights; anything else is an error, not a crop.
+    input.dim(0).set_min(0);
+    input.dim(1).set_min(0);
+    input.dim(2).set_min(0);
+    weights.dim(0).set_bounds(0, 3);
+    weights.dim(1).set_bounds(0, 3);
+    weights.dim(2).set_bounds(0, input.dim(2).extent());
+    weights.dim(3).set_min(0);
+    bias.dim(0).set_bounds(0, weights.dim(3).extent());
+    out.dim(0).set_bounds(0, input.dim(0).extent() / 2);
+    out.dim(1).set_bounds(0, input.dim(1).extent() / 2);
+    out.dim(2).set_bounds(0, weights.dim(3).extent());
+
+    // Estimates: the primary GPU workload (C3 K16 at 3840x2160).
+    input.set_estimates({{0, 3840}, {0, 2160}, {0, 3}});
+    weights.set_estimates({{0, 3}, {0, 3}, {0, 3}, {0, 16}});
+    bias.set_estimates({{0, 16}});
+    out.set_estimates({{0, 1920}, {0, 1080}, {0, 16}});
+}
+
+}  // namespace fuselab
+
+HALIDE_REGISTER_GENERATOR(fuselab::ConvReluPool, conv_relu_pool)

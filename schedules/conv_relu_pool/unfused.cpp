@@ -1,0 +1,19 @@
+// unfused: conv, relu and pool each at root, as three frameworks ops would run. CUDA: 3 kernels,
+// 2 intermediates of W x H x K floats each (conv and relu), each written once and read back.
+// The 3x3xC reduction stays in registers inside the conv kernel.
+// summary: conv, relu and pool at root: three kernels, two full-size intermediates
+#include "conv_relu_pool.h"
+#include "conv_relu_pool_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(ConvReluPool, unfused) {
+    g.conv.compute_root();
+    g.relu.compute_root();
+    conv_relu_pool::per_pixel(g, g.conv, target);
+    conv_relu_pool::per_pixel(g, g.relu, target);
+    conv_relu_pool::per_pixel(g, g.out, target);
+    conv_relu_pool::acc_in_registers(g, g.conv, target);
+}
+
+}  // namespace fuselab
