@@ -73,12 +73,15 @@ function(fuselab_pipeline name)
     endforeach ()
 endfunction()
 
-# Adds a variant that is not a Halide pipeline (the seed's CUDA kernels): it provides
-# LIB_argv and LIB_metadata itself.
-function(fuselab_external_variant pipeline schedule target kind lib summary)
-    set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${lib})
+# Adds a variant that is not a Halide pipeline (the seed's CUDA kernels): the library
+# `link_target` provides <pipeline>__<schedule>__<target>_argv and _metadata itself.
+function(fuselab_external_variant pipeline schedule target kind link_target summary)
+    get_property(libs GLOBAL PROPERTY fuselab_libraries)
+    if (NOT link_target IN_LIST libs)
+        set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${link_target})
+    endif ()
     set_property(GLOBAL APPEND PROPERTY fuselab_manifest
-                 "${pipeline}|${schedule}|${target}|${kind}|${lib}||${summary}")
+                 "${pipeline}|${schedule}|${target}|${kind}|${pipeline}__${schedule}__${target}||${summary}")
 endfunction()
 
 # The variant list the runtime serves, generated at build time from the manifest and each

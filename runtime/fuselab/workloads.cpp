@@ -92,6 +92,27 @@ int64_t min_bytes(const Workload &w, const Size &size) {
     return bytes;
 }
 
+int64_t intermediate_bytes_at(const Variant &v, const Size &size) {
+    if (!v.intermediate_bytes_fn) return -1;
+    // Shape-only buffers: the ledger reads nothing but dimensions.
+    const std::vector<ArgShape> shapes = find_workload(v.pipeline).shapes(size);
+    std::vector<std::vector<halide_dimension_t>> dims(shapes.size());
+    std::vector<halide_buffer_t> bufs(shapes.size());
+    Bindings args;
+    for (size_t i = 0; i < shapes.size(); i++) {
+        int32_t stride = 1;
+        for (int e : shapes[i].extents) {
+            dims[i].push_back(halide_dimension_t(0, e, stride));
+            stride *= e;
+        }
+        bufs[i].type = halide_type_of<float>();
+        bufs[i].dimensions = static_cast<int>(dims[i].size());
+        bufs[i].dim = dims[i].data();
+        args[shapes[i].name] = &bufs[i];
+    }
+    return intermediate_bytes(v, args);
+}
+
 double relative_error(const Halide::Runtime::Buffer<float> &out,
                       const Halide::Runtime::Buffer<double> &ref) {
     double num = 0, den = 0;

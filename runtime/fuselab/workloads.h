@@ -53,6 +53,9 @@ Bindings bind(Buffers &buffers);
 // The fewest bytes a call must move: every input read once, every output written once.
 int64_t min_bytes(const Workload &w, const Size &size);
 
+// The variant's intermediate bytes at a size, from its build-time ledger (-1 if unknown).
+int64_t intermediate_bytes_at(const Variant &v, const Size &size);
+
 // ||out - ref|| / ||ref|| over all elements; +inf if any element is NaN or infinite.
 double relative_error(const Halide::Runtime::Buffer<float> &out,
                       const Halide::Runtime::Buffer<double> &ref);

@@ -1,0 +1,33 @@
+// The `fuselab` command's subcommands.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace fuselab::cli {
+
+struct ListOptions {
+    std::string target;  // "", "cpu" or "cuda"
+};
+int list_command(const ListOptions &opt);
+
+struct BenchOptions {
+    std::string target = "auto";  // auto: cuda if usable, else cpu
+    std::vector<std::string> pipelines, schedules;
+    std::string size;  // overrides the workload's sizes (needs one pipeline)
+    std::string json;  // also write the table here
+    double budget_s = 0.4;
+    bool check = true;
+};
+int bench_command(const BenchOptions &opt);
+
+struct RunOptions {
+    std::string pipeline, schedule, target = "auto";
+    std::vector<std::string> inputs, outputs;  // NAME=FILE
+};
+int run_command(const RunOptions &opt);
+
+// "cuda" if a device is usable, else "cpu"; an explicit "cpu"/"cuda" is returned as is.
+std::string resolve_target(const std::string &target);
+
+}  // namespace fuselab::cli

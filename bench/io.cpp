@@ -1,0 +1,87 @@
+#include "io.h"
+
+#include <cstdio>
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <vector>
+
+#ifndef HALIDE_NO_JPEG
+#define HALIDE_NO_JPEG
+#endif
+#include "halide_image_io.h"
+#include "fuselab/error.h"
+
+namespace fuselab::cli {
+namespace {
+
+thread_local std::string io_message;
+
+// halide_image_io's check hook: keep the library's own message instead of aborting.
+bool record(bool condition, const char *msg) {
+    if (!condition) io_message = msg;
+    return condition;
+}
+
+bool is_npy(const std::string &path) { return path.size() > 4 && path.substr(path.size() - 4) == ".npy"; }
+
+std::vector<int> reversed_extents(const Halide::Runtime::Buffer<> &b) {
+    std::vector<int> e;
+    for (int d = b.dimensions() - 1; d >= 0; d--) e.push_back(b.dim(d).extent());
+    return e;
+}
+
+}  // namespace
+
+Halide::Runtime::Buffer<float> read_array(const std::string &path) {
+    io_message.clear();
+    if (is_npy(path)) {
+        Halide::Runtime::Buffer<> raw;
+        if (!Halide::Tools::load<Halide::Runtime::Buffer<>, record>(path, &raw)) {
+            throw Error("cannot read " + path + ": " + io_message);
+        }
+        if (raw.type() != halide_type_of<float>()) {
+            throw Error(path + ": dtype must be float32 (numpy '<f4'), got a " + std::to_string(raw.type().bits) +
+                        "-bit " + (raw.type().code == halide_type_float ? "float" : "integer") + " array");
+        }
+        // halide_image_io lists dimension 0 first; numpy's C order lists it last.
+        Halide::Runtime::Buffer<float> out(reversed_extents(raw));
+        std::memcpy(out.data(), raw.data(), raw.size_in_bytes());
+        return out;
+    }
+    Halide::Runtime::Buffer<float> img;
+    if (!Halide::Tools::load<Halide::Runtime::Buffer<float>, record>(path, &img)) {
+        throw Error("cannot read " + path + ": " + (io_message.empty() ? "unsupported format (use .npy or .png)" : io_message));
+    }
+    if (img.dimensions() == 3 && img.dim(2).extent() == 1) img = img.sliced(2, 0);  // grayscale
+    Halide::Runtime::Buffer<float> dense(img.copy());
+    return dense;
+}
+
+void write_array(Halide::Runtime::Buffer<float> &buf, const std::string &path) {
+    io_message.clear();
+    const std::string tmp = path + ".partial";
+    bool ok;
+    if (is_npy(path)) {
+        Halide::Runtime::Buffer<> out(halide_type_of<float>(), reversed_extents(buf));
+        std::memcpy(out.data(), buf.data(), buf.size_in_bytes());
+        ok = Halide::Tools::save<Halide::Runtime::Buffer<>, record>(out, tmp);
+    } else {
+        Halide::Runtime::Buffer<uint8_t> bytes(buf.width(), buf.height(), buf.dimensions() > 2 ? buf.channels() : 1);
+        if (buf.dimensions() == 2) bytes = bytes.sliced(2, 0);
+        bytes.for_each_element([&](const int *pos) {
+            bytes(pos) = static_cast<uint8_t>(std::min(1.0f, std::max(0.0f, buf(pos))) * 255.0f + 0.5f);
+        });
+        ok = Halide::Tools::save<Halide::Runtime::Buffer<uint8_t>, record>(bytes, tmp);
+    }
+    if (!ok) {
+        std::remove(tmp.c_str());
+        throw Error("cannot write " + path + ": " + (io_message.empty() ? "unsupported format (use .npy or .png)" : io_message));
+    }
+    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+        std::remove(tmp.c_str());
+        throw Error("cannot write " + path + ": " + std::strerror(errno));
+    }
+}
+
+}  // namespace fuselab::cli
