@@ -65,6 +65,15 @@ function(fuselab_pipeline name)
                                STMT stmt
                                PARAMS schedule=${schedule} ${ARG_PARAMS}
                                ${extra})
+            if (target STREQUAL "cpu")
+                # A multi-target library writes one statement per target; name the first one as
+                # the library's, so that the build sees its declared output and stays up to date.
+                list(GET halide_targets 0 first_target)
+                add_custom_command(TARGET ${lib} POST_BUILD
+                                   COMMAND ${CMAKE_COMMAND} -E copy
+                                           "${CMAKE_CURRENT_BINARY_DIR}/${lib}-${first_target}-no_runtime.stmt" "${stmt}"
+                                   VERBATIM)
+            endif ()
             set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${lib})
             # One manifest row: fields joined by '|'.
             set_property(GLOBAL APPEND PROPERTY fuselab_manifest

@@ -2,6 +2,8 @@
 
 #include <dlfcn.h>
 
+#include <cstdlib>
+
 #include <mutex>
 
 #include "HalideRuntimeCuda.h"
@@ -36,9 +38,12 @@ std::string cu_error(CUresult r) {
     return name ? name : "CUDA error " + std::to_string(r);
 }
 
+std::string missing_symbol;
+
 template <typename F>
 bool resolve(F &fn, const char *name) {
     fn = reinterpret_cast<F>(dlsym(driver().lib, name));
+    if (!fn) missing_symbol = name;
     return fn != nullptr;
 }
 
@@ -52,9 +57,9 @@ CudaStatus probe() {
     }
     if (!resolve(d.cuInit, "cuInit") || !resolve(d.cuDeviceGetCount, "cuDeviceGetCount") ||
         !resolve(d.cuDeviceGet, "cuDeviceGet") || !resolve(d.cuDeviceGetName, "cuDeviceGetName") ||
-        !resolve(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain_v2") ||
+        !resolve(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") ||
         !resolve(d.cuGetErrorName, "cuGetErrorName")) {
-        s.reason = "libcuda.so.1 lacks a driver API entry point fuselab needs (driver too old?)";
+        s.reason = "libcuda.so.1 lacks the driver API entry point " + missing_symbol + " (driver too old?)";
         return s;
     }
     if (CUresult r = d.cuInit(0)) {
@@ -115,6 +120,10 @@ const CudaStatus &cuda_status() {
     static CudaStatus status;
     static std::once_flag once;
     std::call_once(once, [] {
+        // Halide 21 loads PTX with a 64-register cap unless told otherwise; fused kernels that
+        // keep tiles in registers spill under it (seed §1.6). fuselab lifts the cap to the
+        // hardware's 255 unless the caller chose a value.
+        setenv("HL_CUDA_JIT_MAX_REGISTERS", "255", /*overwrite=*/0);
         status = probe();
         if (status.usable) {
             halide_set_cuda_acquire_context(acquire_primary_context);

@@ -16,7 +16,8 @@ struct CudaStatus {
     std::string device;  // the device's name, when usable
 };
 
-// Probed once: driver library, cuInit, a device. Never throws.
+// Probed once: driver library, cuInit, a device. Never throws. Also sets
+// HL_CUDA_JIT_MAX_REGISTERS=255 unless it is already set (Halide 21's default cap is 64).
 const CudaStatus &cuda_status();
 
 // Copies a buffer to the device (allocating there when needed) / back to the host.

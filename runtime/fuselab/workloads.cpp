@@ -59,6 +59,7 @@ Buffers make_buffers(const Workload &w, const Size &size, uint64_t seed) {
         Halide::Runtime::Buffer<float> b(a.extents);
         if (!a.output) {
             b.for_each_value([&](float &v) { v = uniform(rng); });
+            b.set_host_dirty();  // so that a copy to the device carries the values
         }
         out.emplace(a.name, std::move(b));
     }
