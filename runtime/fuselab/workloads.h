@@ -64,6 +64,13 @@ namespace workloads_detail {
 // One per file under runtime/workloads/.
 Workload add_relu();
 Workload conv_relu_pool();
+Workload pointwise_chain();
+Workload branches();
+Workload branches_indep();
+Workload blur3x3();
+Workload stencil_chain_k2();
+Workload stencil_chain_k4();
+Workload stencil_chain_k8();
 }  // namespace workloads_detail
 
 }  // namespace fuselab

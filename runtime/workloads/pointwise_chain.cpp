@@ -1,0 +1,34 @@
+// pointwise_chain (seed §1.5): the ten-operator chain of WORKLOADS.md.
+#include <algorithm>
+#include <cmath>
+
+#include "fuselab/workloads.h"
+
+namespace fuselab::workloads_detail {
+
+Workload pointwise_chain() {
+    Workload w;
+    w.pipeline = "pointwise_chain";
+    w.size_format = "N";
+    w.tolerance = 1e-5;
+    w.cpu_sizes = {{1 << 24}, {1 << 16}};
+    w.cuda_sizes = {{1 << 28}, {1 << 16}};
+    w.test_sizes = {{1}, {7}, {1023}, {100003}};
+    w.shapes = [](const Size &s) { return std::vector<ArgShape>{{"x", {s[0]}, false}, {"out", {s[0]}, true}}; };
+    w.reference = [](const Buffers &in, const Size &s) {
+        const auto &x = in.at("x");
+        Halide::Runtime::Buffer<double> out(s[0]);
+        for (int i = 0; i < s[0]; i++) {
+            double v = 1.5 * x(i);
+            v = std::max(0.0, v + 0.25) * 0.75 - 0.1;
+            v = 2.0 * std::tanh(v) + 1.0;
+            out(i) = 3.0 / (1.0 + std::exp(-v));
+        }
+        return RefBuffers{{"out", std::move(out)}};
+    };
+    w.flops = [](const Size &) { return 0.0; };
+    w.size_of = [](const Buffers &in) { return Size{in.at("x").dim(0).extent()}; };
+    return w;
+}
+
+}  // namespace fuselab::workloads_detail

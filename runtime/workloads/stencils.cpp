@@ -1,0 +1,80 @@
+// The 2-D stencils: blur3x3 (separable 3x3 box) and stencil_chain_k{2,4,8} (K 2x2 averages).
+// Sizes are the output's W x H; the input carries the halo.
+#include <string>
+
+#include "fuselab/workloads.h"
+
+namespace fuselab::workloads_detail {
+namespace {
+
+// Output W x H from an input of (W + halo) x (H + halo).
+Size output_of(const Buffers &in, int halo) {
+    const auto &b = in.at("in");
+    return Size{b.dim(0).extent() - halo, b.dim(1).extent() - halo};
+}
+
+template <int K>
+Workload stencil_chain_k() {
+    Workload w;
+    w.pipeline = "stencil_chain_k" + std::to_string(K);
+    w.size_format = "WxH";
+    w.tolerance = 1e-5;
+    w.cpu_sizes = {{4096, 4096}};
+    w.cuda_sizes = {{8192, 8192}};
+    w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}};
+    w.shapes = [](const Size &s) {
+        return std::vector<ArgShape>{{"in", {s[0] + K, s[1] + K}, false}, {"out", {s[0], s[1]}, true}};
+    };
+    w.reference = [](const Buffers &in, const Size &s) {
+        const auto &src = in.at("in");
+        Halide::Runtime::Buffer<double> cur(s[0] + K, s[1] + K);
+        cur.for_each_element([&](int x, int y) { cur(x, y) = src(x, y); });
+        for (int stage = 1; stage <= K; stage++) {
+            Halide::Runtime::Buffer<double> next(s[0] + K - stage, s[1] + K - stage);
+            next.for_each_element([&](int x, int y) {
+                next(x, y) = (cur(x, y) + cur(x + 1, y) + cur(x, y + 1) + cur(x + 1, y + 1)) / 4.0;
+            });
+            cur = next;
+        }
+        return RefBuffers{{"out", std::move(cur)}};
+    };
+    w.flops = [](const Size &) { return 0.0; };
+    w.size_of = [](const Buffers &in) { return output_of(in, K); };
+    return w;
+}
+
+}  // namespace
+
+Workload blur3x3() {
+    Workload w;
+    w.pipeline = "blur3x3";
+    w.size_format = "WxH";
+    w.tolerance = 1e-5;
+    w.cpu_sizes = {{4096, 4096}};
+    w.cuda_sizes = {{8192, 8192}};
+    w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}};
+    w.shapes = [](const Size &s) {
+        return std::vector<ArgShape>{{"in", {s[0] + 2, s[1] + 2}, false}, {"out", {s[0], s[1]}, true}};
+    };
+    w.reference = [](const Buffers &in, const Size &s) {
+        const auto &src = in.at("in");
+        Halide::Runtime::Buffer<double> out(s[0], s[1]);
+        out.for_each_element([&](int x, int y) {
+            double sum = 0;
+            for (int j = 0; j < 3; j++) {
+                sum += (double(src(x, y + j)) + src(x + 1, y + j) + src(x + 2, y + j)) / 3.0;
+            }
+            out(x, y) = sum / 3.0;
+        });
+        return RefBuffers{{"out", std::move(out)}};
+    };
+    w.flops = [](const Size &) { return 0.0; };
+    w.size_of = [](const Buffers &in) { return output_of(in, 2); };
+    return w;
+}
+
+Workload stencil_chain_k2() { return stencil_chain_k<2>(); }
+Workload stencil_chain_k4() { return stencil_chain_k<4>(); }
+Workload stencil_chain_k8() { return stencil_chain_k<8>(); }
+
+}  // namespace fuselab::workloads_detail

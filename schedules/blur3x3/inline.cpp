@@ -1,0 +1,11 @@
+// inline: bx inlined into out. CUDA: 1 kernel, no intermediate; each bx value is recomputed for
+// the 3 rows that use it (9 loads per output, served mostly by the caches).
+// summary: horizontal pass inlined: one kernel, bx recomputed three times
+#include "blur3x3.h"
+#include "image_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Blur3x3, inline) { image::own_loop(g.out, g.x, g.y, target); }
+
+}  // namespace fuselab

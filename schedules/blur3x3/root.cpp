@@ -1,0 +1,15 @@
+// root: bx at root, then out. CUDA: 2 kernels, 1 intermediate of about W x (H+2) floats: the
+// image makes two round trips through memory.
+// summary: horizontal pass at root, then vertical: two kernels, one intermediate
+#include "blur3x3.h"
+#include "image_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Blur3x3, root) {
+    g.bx.compute_root();
+    image::own_loop(g.bx, g.x, g.y, target);
+    image::own_loop(g.out, g.x, g.y, target);
+}
+
+}  // namespace fuselab

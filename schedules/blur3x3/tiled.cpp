@@ -1,0 +1,16 @@
+// tiled: bx computed per 32x8 output tile, into shared memory on CUDA (a 32 x 10 tile: rows
+// recomputed at tile edges, 25%), then the vertical pass reads it there. 1 kernel, no global
+// intermediate. CPU: 256 x 32 tiles, bx in a cache-resident scratch buffer.
+// summary: bx per output tile in shared memory: one kernel, small halo recompute
+#include "blur3x3.h"
+#include "image_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Blur3x3, tiled) {
+    const bool gpu = target.has_gpu_feature();
+    Halide::LoopLevel tile = image::tiles(g.out, g.x, g.y, target, gpu ? 32 : 256, gpu ? 8 : 32);
+    image::in_tile(g.bx, tile, g.x, g.y, target);
+}
+
+}  // namespace fuselab

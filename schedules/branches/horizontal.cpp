@@ -1,0 +1,10 @@
+// horizontal: out2 computed with out1 (compute_with) in one loop nest. CUDA: 1 kernel, each
+// thread loads x once for both outputs: 3 x 4N bytes.
+// summary: both outputs from one kernel (compute_with)
+#include "branches_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Branches, horizontal) { branches::horizontal(g, target); }
+
+}  // namespace fuselab

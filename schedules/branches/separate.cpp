@@ -1,0 +1,9 @@
+// separate: out1 and out2 in their own loop nests. CUDA: 2 kernels; the shared input x is read twice (4 x 4N bytes against the fused 3 x 4N).
+// summary: one kernel per output: x read twice
+#include "branches_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Branches, separate) { branches::separate(g, target); }
+
+}  // namespace fuselab

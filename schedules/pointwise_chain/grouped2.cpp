@@ -1,0 +1,10 @@
+// grouped2: operators fused in pairs (s2, s4, s6, s8 and out at root). CUDA: 5 kernels,
+// 4 intermediates of N floats: 10 x 4N bytes.
+// summary: operators fused in pairs: five kernels, four intermediates
+#include "pointwise_chain_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(PointwiseChain, grouped2) { pointwise_chain::roots_at(g, target, {2, 4, 6, 8}); }
+
+}  // namespace fuselab

@@ -1,0 +1,10 @@
+// unfused: every operator at root, as eager frameworks run it. CUDA: 10 kernels, 9 intermediates
+// of N floats, each written once and read once: 20 x 4N bytes against the fused 2 x 4N.
+// summary: all ten operators at root: ten kernels, nine intermediates
+#include "pointwise_chain_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(PointwiseChain, unfused) { pointwise_chain::roots_at(g, target, {1, 2, 3, 4, 5, 6, 7, 8, 9}); }
+
+}  // namespace fuselab

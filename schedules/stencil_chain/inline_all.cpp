@@ -1,0 +1,13 @@
+// inline_all: every stage inlined into out. CUDA: 1 kernel, no intermediate, but the recompute
+// grows as 4^K terms per output before common subexpressions are found: the over-fusion case.
+// Built for K = 2 and 4 only: at K = 8 the inlined expression has 65536 terms.
+// summary: every stage inlined: one kernel, recompute growing as 4^K
+// pipelines: stencil_chain_k2 stencil_chain_k4
+#include "image_common.h"
+#include "stencil_chain.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(StencilChain, inline_all) { image::own_loop(g.out, g.x, g.y, target); }
+
+}  // namespace fuselab

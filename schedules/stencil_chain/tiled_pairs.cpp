@@ -1,0 +1,23 @@
+// tiled_pairs: stages fused in pairs: every even stage at root, each odd stage computed per tile
+// of the even stage after it. CUDA: K/2 kernels, K/2-1 intermediates, a 1-pixel halo per tile.
+// summary: stages fused in pairs: K/2 kernels, small halos
+#include "image_common.h"
+#include "stencil_chain.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(StencilChain, tiled_pairs) {
+    const bool gpu = target.has_gpu_feature();
+    const size_t K = g.s.size() - 1;
+    for (size_t i = 2; i <= K; i += 2) {
+        if (i < K) g.s[i].compute_root();
+        Halide::LoopLevel tile = image::tiles(g.s[i], g.x, g.y, target, gpu ? 32 : 256, gpu ? 8 : 32);
+        image::in_tile(g.s[i - 1], tile, g.x, g.y, target);
+    }
+    if (K % 2 == 1) {  // an odd K leaves the last stage in its own loop nest
+        if (K > 1) g.s[K - 1].compute_root();
+        image::own_loop(g.s[K], g.x, g.y, target);
+    }
+}
+
+}  // namespace fuselab
