@@ -35,4 +35,43 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
     g.acc.update().reorder(g.x, g.y, g.r.x, g.r.y, g.r.z).unroll(g.r.x).unroll(g.r.y);
 }
 
+// The register-blocked fused kernel: one CUDA thread per pooled pixel and `kb` output
+// channels; its 2 x 2 x kb conv results accumulate in registers over the 3x3xC taps, relu and
+// the pool are applied in registers, and only the pooled outputs are stored. Each weight load
+// feeds 4 multiply-adds and each input load up to 4 kb. (Two pooled pixels a thread, to feed 8,
+// put the accumulators in local memory under GuardWithIf: see the notes in README.) CPU: conv
+// strips of two rows computed per pooled row inside each parallel task.
+inline void register_blocked(ConvReluPool &g, const Target &target, int kb) {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"};
+    auto &x = g.x, &y = g.y, &k = g.k;
+    auto &r = g.r;
+    if (!target.has_gpu_feature()) {
+        const int lanes = target.natural_vector_size<float>();
+        g.out.vectorize(x, lanes, TailStrategy::GuardWithIf).fuse(y, k, yk).parallel(yk);
+        g.conv.compute_at(g.out, yk).vectorize(x, lanes, TailStrategy::GuardWithIf);
+        g.acc.compute_at(g.conv, x).vectorize(x);
+        g.acc.update().vectorize(x).reorder(x, y, r.x, r.y, r.z).unroll(r.x).unroll(r.y);
+        return;
+    }
+    g.out.split(k, ko, ki, kb, TailStrategy::GuardWithIf)
+        .gpu_tile(x, y, xo, yo, xi, yi, 32, 4, TailStrategy::GuardWithIf)
+        .reorder(ki, xi, yi, xo, yo, ko)
+        .gpu_blocks(ko)
+        .unroll(ki);
+    g.acc.compute_at(g.out, xi)
+        .bound_storage(k, kb)
+        .store_in(MemoryType::Register)
+        .reorder(k, x, y)
+        .unroll(x)
+        .unroll(y)
+        .unroll(k, kb, TailStrategy::GuardWithIf);
+    g.acc.update()
+        .reorder(k, x, y, r.x, r.y, r.z)
+        .unroll(k, kb, TailStrategy::GuardWithIf)
+        .unroll(x)
+        .unroll(y)
+        .unroll(r.x)
+        .unroll(r.y);
+}
+
 }  // namespace fuselab::conv_relu_pool
