@@ -4,7 +4,7 @@ namespace fuselab {
 
 void Branches::generate() {
     out1(i) = branch1(x(i));
-    out2(i) = branch2(x(i));
+    out2(i) = branch2(x(i), get_target());
 
     out1.dim(0).set_bounds(x.dim(0).min(), x.dim(0).extent());
     out2.dim(0).set_bounds(x.dim(0).min(), x.dim(0).extent());
@@ -16,7 +16,7 @@ void Branches::generate() {
 
 void BranchesIndep::generate() {
     out1(i) = branch1(x(i));
-    out2(i) = branch2(y(i));
+    out2(i) = branch2(y(i), get_target());
 
     y.dim(0).set_bounds(x.dim(0).min(), x.dim(0).extent());
     out1.dim(0).set_bounds(x.dim(0).min(), x.dim(0).extent());

@@ -1,6 +1,7 @@
 // pointwise_chain (seed §1.5): ten pointwise operators in a row.
 #pragma once
 
+#include "math.h"
 #include "schedule_registry.h"
 
 namespace fuselab {
