@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: the tests, the bench on CUDA (and under Halide 21's 64-register cap),
 # then the PyTorch peers. Executables come prebuilt in $BIN (no Halide there); logs go to $OUT.
-# Usage: bench/gpu_run.sh fuselab|peers
+# Usage: bench/gpu_run.sh fuselab, then bench/gpu_run.sh peers in the same session; then, here,
+# python3 bench/report.py --run DIR --out bench/results on the folder both wrote.
 set -uo pipefail
 BIN="${BIN:-.carry}"
 OUT="${OUT:-/tmp/fuselab-gpu}"
@@ -19,8 +20,17 @@ fuselab)
     HL_CUDA_JIT_MAX_REGISTERS=64 "$BIN/fuselab" bench --target cuda --pipeline conv_relu_pool \
         --schedule tiled --schedule inline_all --no-check --json "$OUT/bench_cuda_regs64.json" \
         2>>"$OUT/bench_cuda.err" | tee "$OUT/bench_cuda_regs64.txt"
+    # Launch cost against traffic (seed §1.5): add_relu and pointwise_chain from N = 2^10 to 2^28.
+    for p in add_relu pointwise_chain; do
+        for e in 10 12 14 16 18 20 22 24 26 28; do
+            "$BIN/fuselab" bench --target cuda --pipeline "$p" --size $((1 << e)) --no-check --budget 0.2 \
+                --json "/tmp/sweep_${p}_$e.json" > /dev/null 2>>"$OUT/bench_cuda.err"
+        done
+    done
+    python3 -c 'import json, glob, sys; json.dump([r for f in sorted(glob.glob("/tmp/sweep_*.json")) for r in json.load(open(f))["records"]], sys.stdout, indent=1)' > "$OUT/sweep.json"
     ;;
 peers)
+    nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/machine_peers.txt" 2>&1
     python3 bench/peers.py --json "$OUT/peers.json" 2>"$OUT/peers.err" | tee "$OUT/peers.txt"
     ;;
 esac

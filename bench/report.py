@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+"""Merge one GPU run's fuselab bench and peers into the results: h200.json, h200.md, h200.png.
+
+    python3 bench/report.py --run DIR --out bench/results
+
+DIR holds what bench/gpu_run.sh wrote in one session: machine.txt, bench_cuda.json (fuselab's
+strategies and the seed's CUDA kernels), peers.json (PyTorch eager and torch.compile, same
+machine, same sizes), and optionally bench_cuda_regs64.json (under Halide 21's register cap).
+floor_us is the larger of the bytes floor (fewest bytes / the device copy bandwidth measured by
+peers.py in the same run) and, for conv_relu_pool, the arithmetic floor at the fp32 datasheet
+rate (67 TFLOP/s, a lead, not a measurement).
+"""
+import argparse
+import json
+import os
+import sys
+
+FP32_PEAK_FLOPS = 67e12  # H200 SXM datasheet fp32 (a lead, not a measurement)
+
+# Issue 4's targets: (workload, size, what must hold, text).
+TARGETS = [
+    ("add_relu", "268435456", "best <= torch_compile", "best fuselab strategy <= torch.compile"),
+    ("add_relu", "4096", "best <= torch_eager", "one call <= torch eager"),
+    ("pointwise_chain", "268435456", "best <= torch_compile", "<= torch.compile"),
+    ("branches", "268435456", "best <= torch_compile", "<= torch.compile"),
+    ("blur3x3", "8192x8192", "best <= 150", "<= 150 us"),
+    ("conv_relu_pool", "3840x2160x3x16", "best <= 200", "<= 200 us"),
+    ("conv_relu_pool", "1920x1080x16x16", "best <= 300", "<= 300 us"),
+    ("conv_relu_pool", "256x256x64x64", "best <= torch_eager", "<= cuDNN through torch eager"),
+]
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--run", required=True, help="the folder one GPU run wrote")
+    ap.add_argument("--out", required=True, help="where h200.json, h200.md, h200.png go")
+    args = ap.parse_args()
+
+    fl = load(os.path.join(args.run, "bench_cuda.json"))
+    peers = load(os.path.join(args.run, "peers.json"))
+    machine = open(os.path.join(args.run, "machine.txt")).read().strip()
+    regs_path = os.path.join(args.run, "bench_cuda_regs64.json")
+    regs64 = load(regs_path)["records"] if os.path.exists(regs_path) else []
+    copy_gbps = peers["meta"].get("copy_bandwidth_GBps")
+
+    records = []
+    for r in fl["records"]:
+        records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": r["kind"],
+                        "median_us": r["median_us"], "kernels": r.get("kernels"),
+                        "intermediate_bytes": r.get("intermediate_bytes"), "min_bytes": r["min_bytes"],
+                        "flops": r.get("flops"), "dram_bytes": None, "ok": r["ok"], "rel_err": r.get("rel_err"),
+                        "error": r.get("error")})
+    for r in peers["records"]:
+        if r["workload"] == "copy":
+            continue
+        records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": "peer",
+                        "median_us": r.get("median_us"), "kernels": None, "intermediate_bytes": None,
+                        "min_bytes": r.get("min_bytes"), "flops": None, "dram_bytes": None, "ok": r.get("ok"),
+                        "rel_err": r.get("max_rel_err"), "error": r.get("error")})
+    flops_of = {(r["workload"], r["size"]): r.get("flops") for r in records if r.get("flops")}
+    for r in records:
+        floor = None
+        if copy_gbps and r.get("min_bytes"):
+            floor = r["min_bytes"] / (copy_gbps * 1e3)
+        flops = flops_of.get((r["workload"], r["size"]))
+        if flops:
+            floor = max(floor or 0, flops / FP32_PEAK_FLOPS * 1e6)
+        r["floor_us"] = floor
+
+    os.makedirs(args.out, exist_ok=True)
+    meta = {"fuselab": fl["meta"], "peers": peers["meta"], "machine": machine,
+            "commands": ["bench/gpu_run.sh fuselab", "bench/gpu_run.sh peers",
+                         "python3 bench/report.py --run DIR --out bench/results"]}
+    with open(os.path.join(args.out, "h200.json"), "w") as f:
+        json.dump({"meta": meta, "records": records}, f, indent=1)
+
+    groups = {}
+    for r in records:
+        groups.setdefault((r["workload"], r["size"]), []).append(r)
+
+    def best(rows, kind_is_fuselab):
+        ok = [r for r in rows if r["ok"] and r.get("median_us") and (r["kind"] == "fuselab") == kind_is_fuselab]
+        return min(ok, key=lambda r: r["median_us"]) if ok else None
+
+    lines = ["# fuselab on the H200: strategies and peers, one run", "",
+             f"- fuselab bench: {fl['meta'].get('date')} on {fl['meta'].get('device')}",
+             f"- peers: {peers['meta'].get('date')}, torch {peers['meta'].get('torch_version')}, "
+             f"triton {peers['meta'].get('triton_version')}, driver {peers['meta'].get('driver_version')}",
+             f"- device copy bandwidth (peers.py, same session): {copy_gbps:.0f} GB/s" if copy_gbps else "",
+             "- machine:", "", "```", machine, "```", "",
+             "Times are medians in microseconds. fuselab times back-to-back calls (device sync per batch); "
+             "peers use triton's do_bench (L2 flushed before each call). floor: fewest bytes over the copy "
+             "bandwidth, or for conv the fp32 datasheet rate. Raw logs are in the run folder beside this file.",
+             ""]
+    lines += ["## Targets (issue 4)", "", "| workload | size | target | best fuselab | us | reference | us | holds |",
+              "|---|---|---|---|---|---|---|---|"]
+    for wl, size, rule, text in TARGETS:
+        rows = groups.get((wl, size), [])
+        b = best(rows, True)
+        lhs, rhs = rule.split(" <= ")
+        ref_name, ref_us = rhs, None
+        if rhs.replace(".", "").isdigit():
+            ref_us = float(rhs)
+            ref_name = "fixed"
+        else:
+            ref = [r for r in rows if r["name"] == rhs and r.get("median_us")]
+            ref_us = ref[0]["median_us"] if ref else None
+        holds = b is not None and ref_us is not None and b["median_us"] <= ref_us
+        lines.append(f"| {wl} | {size} | {text} | {b['name'] if b else '-'} | "
+                     f"{b['median_us']:.1f} | {ref_name} | {ref_us if ref_us is None else f'{ref_us:.1f}'} | "
+                     f"{'yes' if holds else 'NO'} |" if b else f"| {wl} | {size} | {text} | - | - | - | - | NO |")
+    lines.append("")
+    for (wl, size), rows in groups.items():
+        rows = sorted(rows, key=lambda r: r.get("median_us") or 1e30)
+        lines += [f"## {wl} {size}", "", "| name | kind | median us | kernels | interm MB | floor us | % of floor | check |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in rows:
+            med = r.get("median_us")
+            pct = f"{100 * r['floor_us'] / med:.0f}%" if med and r.get("floor_us") else "-"
+            im = r.get("intermediate_bytes")
+            im = f"{im / 1e6:.1f}" if im is not None else "-"
+            floor = f"{r['floor_us']:.1f}" if r.get("floor_us") else "-"
+            kernels = r["kernels"] if r["kernels"] is not None else "-"
+            check = "ok" if r["ok"] else ("ERROR: " + str(r.get("error"))[:60] if r.get("error") else "WRONG")
+            lines.append(f"| {r['name']} | {r['kind']} | {med:.1f} | {kernels} | {im} | {floor} | {pct} | {check} |"
+                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | {check} |")
+        lines.append("")
+    if regs64:
+        lines += ["## Register pressure (seed §1.6): the same kernels under Halide 21's 64-register cap", "",
+                  "| workload | size | name | us at 64 regs | us at 255 regs |", "|---|---|---|---|---|"]
+        for r in regs64:
+            same = [x for x in records if (x["workload"], x["size"], x["name"]) == (r["workload"], r["size"], r["name"])]
+            lines.append(f"| {r['workload']} | {r['size']} | {r['name']} | {r['median_us']:.1f} | "
+                         f"{same[0]['median_us']:.1f} |" if same else "")
+        lines.append("")
+    with open(os.path.join(args.out, "h200.md"), "w") as f:
+        f.write("\n".join(l for l in lines if l is not None) + "\n")
+
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("report: no matplotlib, no chart", file=sys.stderr)
+        return
+    keys = list(groups)
+    cols = 3
+    rows_n = (len(keys) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_n, cols, figsize=(6 * cols, 3.2 * rows_n))
+    for ax, key in zip(axes.flat, keys):
+        rs = sorted([r for r in groups[key] if r.get("median_us")], key=lambda r: r["median_us"])
+        colors = ["tab:orange" if r["kind"] == "peer" else "tab:green" if r["kind"] == "seed_cuda" else "tab:blue"
+                  for r in rs]
+        ax.barh([r["name"] for r in rs], [r["median_us"] for r in rs], color=colors)
+        floors = [r["floor_us"] for r in rs if r.get("floor_us")]
+        if floors:
+            ax.axvline(min(floors), color="black", linestyle="--", linewidth=1)
+        ax.set_title(f"{key[0]} {key[1]}", fontsize=9)
+        ax.set_xlabel("median us (dashed: floor)", fontsize=8)
+        ax.tick_params(labelsize=7)
+        ax.invert_yaxis()
+    for ax in list(axes.flat)[len(keys):]:
+        ax.axis("off")
+    fig.suptitle("fuselab strategies (blue), seed CUDA (green), PyTorch peers (orange) on one H200", fontsize=11)
+    fig.tight_layout()
+    fig.savefig(os.path.join(args.out, "h200.png"), dpi=90)
+
+
+if __name__ == "__main__":
+    main()
