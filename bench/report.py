@@ -35,6 +35,44 @@ def load(path):
         return json.load(f)
 
 
+def sweep_section(sweep):
+    """The seed's §1.5 model, time = launches x t_launch + bytes / bandwidth, fitted by least
+    squares over every Halide variant of the sweep (bytes: the fewest, plus each intermediate
+    written and read once)."""
+    out = ["## Launch cost against traffic (seed §1.5): N = 2^10 .. 2^28", ""]
+    names = sorted({(r["workload"], r["name"]) for r in sweep})
+    sizes = sorted({int(r["size"]) for r in sweep})
+    out += ["| workload | name | kernels | " + " | ".join(f"2^{n.bit_length() - 1}" for n in sizes) + " |",
+            "|---|---|---|" + "---|" * len(sizes)]
+    for wl, name in names:
+        rs = {int(r["size"]): r for r in sweep if (r["workload"], r["name"]) == (wl, name)}
+        k = next(iter(rs.values())).get("kernels")
+        out.append(f"| {wl} | {name} | {k if k is not None else '-'} | " +
+                   " | ".join(f"{rs[n]['median_us']:.1f}" if n in rs else "-" for n in sizes) + " |")
+    fit = [r for r in sweep if r["kind"] == "fuselab" and r.get("kernels") and r.get("intermediate_bytes") is not None
+           and r["name"] != "auto"]
+    if fit:
+        import numpy as np
+        A = np.array([[r["kernels"], (r["min_bytes"] + 2 * r["intermediate_bytes"]) / 1e9] for r in fit])
+        t = np.array([r["median_us"] for r in fit])
+        (t_launch, us_per_gb), *_ = np.linalg.lstsq(A, t, rcond=None)
+        pred = A @ np.array([t_launch, us_per_gb])
+        worst = max(abs(p - m) / m for p, m in zip(pred, t))
+        out += ["", f"Fit over {len(fit)} hand-scheduled Halide runs: t_launch = {t_launch:.2f} us per kernel, "
+                f"bandwidth = {1e6 / us_per_gb:.0f} GB/s; the largest relative miss is {100 * worst:.0f}%."]
+        seed = {int(r["size"]): r["median_us"] for r in sweep if r["name"] == "seed_unfused"}
+        seed1 = {int(r["size"]): r["median_us"] for r in sweep if r["name"] == "seed_fused"}
+        small = [n for n in sizes if n in seed and n in seed1 and n <= 1 << 16]
+        if small:
+            bare = sum(seed[n] - seed1[n] for n in small) / len(small)
+            out.append(f"A bare CUDA launch (the seed's second kernel, N <= 2^16): {bare:.2f} us.")
+        pc = {(int(r["size"]), r["name"]): r["median_us"] for r in sweep if r["workload"] == "pointwise_chain"}
+        ratios = [f"2^{n.bit_length() - 1}: {pc[(n, 'unfused')] / pc[(n, 'fused')]:.1f}x" for n in sizes
+                  if (n, "unfused") in pc and (n, "fused") in pc]
+        out.append("pointwise_chain unfused / fused (the seed's predicted ~100x): " + ", ".join(ratios) + ".")
+    return out + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--run", required=True, help="the folder one GPU run wrote")
@@ -138,6 +176,9 @@ def main():
             lines.append(f"| {r['workload']} | {r['size']} | {r['name']} | {r['median_us']:.1f} | "
                          f"{same[0]['median_us']:.1f} |" if same else "")
         lines.append("")
+    sweep_path = os.path.join(args.run, "sweep.json")
+    if os.path.exists(sweep_path):
+        lines += sweep_section(load(sweep_path))
     with open(os.path.join(args.out, "h200.md"), "w") as f:
         f.write("\n".join(l for l in lines if l is not None) + "\n")
 
