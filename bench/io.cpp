@@ -60,7 +60,17 @@ Halide::Runtime::Buffer<float> read_array(const std::string &path) {
 
 void write_array(Halide::Runtime::Buffer<float> &buf, const std::string &path) {
     io_message.clear();
-    const std::string tmp = path + ".partial";
+    // Written beside the target under a temporary name with the same extension (which selects the
+    // format), then renamed: the output file appears whole or not at all.
+    const size_t dot = path.rfind('.');
+    const std::string tmp = path + ".partial" + (dot == std::string::npos ? "" : path.substr(dot));
+    // halide_image_io's save_npy writes without checking that the file opened (a crash on an
+    // unwritable path in Halide 21), so open it here first.
+    if (FILE *probe = std::fopen(tmp.c_str(), "wb")) {
+        std::fclose(probe);
+    } else {
+        throw Error("cannot write " + path + ": " + std::strerror(errno));
+    }
     bool ok;
     if (is_npy(path)) {
         Halide::Runtime::Buffer<> out(halide_type_of<float>(), reversed_extents(buf));

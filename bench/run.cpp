@@ -39,7 +39,12 @@ int run_command(const RunOptions &opt) {
             throw Error(v.name() + ": input '" + name + "': " + e.what());
         }
     }
-    const Size size = size_from_inputs(w, buffers);
+    Size size;
+    try {
+        size = size_from_inputs(w, buffers);
+    } catch (const Error &e) {
+        throw Error(v.name() + ": " + e.what());
+    }
 
     std::vector<std::pair<std::string, std::string>> outputs;
     for (const std::string &text : opt.outputs) {
