@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""End-to-end tests of `fuselab run` on .npy files: numpy writes the inputs, fuselab runs a
+variant, numpy reads the outputs back and compares them with a float64 reference written here
+from WORKLOADS.md. Also the error cases: each must fail clearly and leave no output file.
+
+    python3 tests/test_cli.py PATH/TO/fuselab
+"""
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import numpy as np
+
+FUSELAB = None
+
+
+def run(*args):
+    return subprocess.run([FUSELAB, "run", *args], capture_output=True, text=True)
+
+
+def rel_err(out, ref):
+    return np.linalg.norm(out.astype(np.float64) - ref) / np.linalg.norm(ref)
+
+
+class RunCommand(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.rng = np.random.default_rng(int.from_bytes(os.urandom(4), "little"))
+
+    def path(self, name):
+        return os.path.join(self.dir, name)
+
+    def save(self, name, array):
+        np.save(self.path(name), array)
+        return f"{name.split('.')[0]}={self.path(name)}"
+
+    def uniform(self, *shape):
+        return self.rng.uniform(-1, 1, shape).astype(np.float32)
+
+    def test_add_relu_round_trip(self):
+        a, b = self.uniform(1001), self.uniform(1001)
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", a),
+                self.save("b.npy", b), "-o", "out=" + self.path("out.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = np.load(self.path("out.npy"))
+        self.assertEqual(out.shape, (1001,))
+        self.assertLessEqual(rel_err(out, np.maximum(0, a.astype(np.float64) + b)), 1e-6)
+
+    def test_conv_relu_pool_follows_torch_layout(self):
+        C, H, W, K = 3, 23, 37, 16
+        x, w, bias = self.uniform(C, H, W), self.uniform(K, C, 3, 3), self.uniform(K)
+        p = run("conv_relu_pool", "--schedule", "tiled", "--target", "cpu", self.save("input.npy", x),
+                self.save("weights.npy", w), self.save("bias.npy", bias), "-o", "out=" + self.path("out.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = np.load(self.path("out.npy"))
+        xp = np.pad(x.astype(np.float64), ((0, 0), (1, 1), (1, 1)))
+        conv = np.repeat(bias.astype(np.float64)[:, None, None], H, 1).repeat(W, 2)
+        for c in range(C):
+            for dy in range(3):
+                for dx in range(3):
+                    conv += xp[None, c, dy:dy + H, dx:dx + W] * w[:, c, dy, dx, None, None]
+        r = np.maximum(conv, 0)[:, :H // 2 * 2, :W // 2 * 2]
+        ref = r.reshape(K, H // 2, 2, W // 2, 2).max(axis=(2, 4))
+        self.assertEqual(out.shape, ref.shape)
+        self.assertLessEqual(rel_err(out, ref), 1e-4)
+
+    def test_blur3x3_output_extent_follows_input(self):
+        inp = self.uniform(19, 30)  # (H + 2, W + 2)
+        p = run("blur3x3", "--schedule", "tiled", "--target", "cpu", self.save("in.npy", inp),
+                "-o", "out=" + self.path("out.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = np.load(self.path("out.npy"))
+        d = inp.astype(np.float64)
+        ref = sum(d[j:j + 17, i:i + 28] for j in range(3) for i in range(3)) / 9
+        self.assertEqual(out.shape, (17, 28))
+        self.assertLessEqual(rel_err(out, ref), 1e-5)
+
+    def assert_fails(self, p, *fragments):
+        self.assertNotEqual(p.returncode, 0)
+        for f in fragments:
+            self.assertIn(f, p.stderr)
+        self.assertFalse(os.path.exists(self.path("out.npy")), "a failed run left an output file")
+        self.assertEqual([n for n in os.listdir(self.dir) if "partial" in n], [])
+
+    def test_wrong_dtype(self):
+        a = self.uniform(64)
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", a.astype(np.float64)),
+                self.save("b.npy", a), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "add_relu/fused/cpu", "input 'a'", "float32")
+
+    def test_wrong_rank(self):
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", self.uniform(8, 8)),
+                self.save("b.npy", self.uniform(64)), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "add_relu/fused/cpu", "'a' has rank 2, expected 1")
+
+    def test_mismatched_extents(self):
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", self.uniform(64)),
+                self.save("b.npy", self.uniform(63)), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "add_relu/fused/cpu", "'b' has extent 63")
+
+    def test_missing_input(self):
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", self.uniform(64)),
+                "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "missing input 'b'")
+
+    def test_bad_file(self):
+        with open(self.path("a.npy"), "wb") as f:
+            f.write(b"not a numpy file")
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", "a=" + self.path("a.npy"),
+                self.save("b.npy", self.uniform(64)), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "add_relu/fused/cpu", "input 'a'", "cannot read")
+
+    def test_unknown_names(self):
+        p = run("add_relu", "--schedule", "nonsense", "--target", "cpu", self.save("a.npy", self.uniform(4)),
+                self.save("b.npy", self.uniform(4)), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "unknown variant add_relu/nonsense/cpu")
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", self.uniform(4)),
+                self.save("b.npy", self.uniform(4)), "-o", "result=" + self.path("out.npy"))
+        self.assert_fails(p, "'result' is not an output of add_relu")
+
+    def test_unwritable_output(self):
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", self.uniform(4)),
+                self.save("b.npy", self.uniform(4)), "-o", "out=" + self.path("no_such_dir/out.npy"))
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("cannot write", p.stderr)
+
+
+if __name__ == "__main__":
+    FUSELAB = sys.argv.pop(1)
+    unittest.main(verbosity=2)
