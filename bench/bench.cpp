@@ -55,8 +55,21 @@ std::string cpu_model() {
 
 Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buffers,
             const RefBuffers *ref, const BenchOptions &opt) {
-    Row r{v.pipeline, format_size(size), v.schedule, v.target, v.kind, {}, v.kernels, v.intermediates,
-          intermediate_bytes_at(v, size), min_bytes(w, size), w.flops(size), NAN, true, "", NAN};
+    Row r{v.pipeline,
+          format_size(size),
+          v.schedule,
+          v.target,
+          v.kind,
+          {},
+          v.kernels,
+          v.intermediates,
+          intermediate_bytes_at(v, size),
+          min_bytes(w, size),
+          w.flops(size),
+          NAN,
+          true,
+          "",
+          NAN};
     try {
         poison_outputs(w, size, buffers);
         Bindings args = bind(buffers);
@@ -82,8 +95,9 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
 }
 
 void print_header() {
-    std::printf("\n%-16s %-15s %-13s %-6s %11s %7s %10s %9s %9s %8s  %s\n", "pipeline", "size", "schedule",
-                "target", "median us", "kernels", "interm MB", "GB/s", "GFLOP/s", "speedup", "check");
+    std::printf("\n%-16s %-15s %-13s %-6s %11s %7s %10s %9s %9s %8s  %s\n", "pipeline", "size",
+                "schedule", "target", "median us", "kernels", "interm MB", "GB/s", "GFLOP/s",
+                "speedup", "check");
 }
 
 void print_row(const Row &r) {
@@ -92,7 +106,8 @@ void print_row(const Row &r) {
         std::snprintf(gflops, sizeof(gflops), "%.0f", r.flops / r.timing.median_us / 1e3);
     }
     if (!std::isnan(r.speedup)) std::snprintf(speed, sizeof(speed), "%.2fx", r.speedup);
-    if (r.intermediate_bytes >= 0) std::snprintf(mb, sizeof(mb), "%.1f", r.intermediate_bytes / 1e6);
+    if (r.intermediate_bytes >= 0)
+        std::snprintf(mb, sizeof(mb), "%.1f", r.intermediate_bytes / 1e6);
     if (!r.error.empty()) {
         std::snprintf(check, sizeof(check), "ERROR");
     } else if (std::isnan(r.rel_err)) {
@@ -102,20 +117,29 @@ void print_row(const Row &r) {
     }
     const std::string kernels = r.kernels < 0 ? "?" : std::to_string(r.kernels);
     std::printf("%-16s %-15s %-13s %-6s %11.1f %7s %10s %9.0f %9s %8s  %s\n", r.pipeline.c_str(),
-                r.size.c_str(), r.schedule.c_str(), r.target.c_str(), r.timing.median_us, kernels.c_str(), mb,
-                r.timing.median_us > 0 ? r.min_bytes / r.timing.median_us / 1e3 : 0.0, gflops, speed, check);
+                r.size.c_str(), r.schedule.c_str(), r.target.c_str(), r.timing.median_us,
+                kernels.c_str(), mb,
+                r.timing.median_us > 0 ? r.min_bytes / r.timing.median_us / 1e3 : 0.0, gflops,
+                speed, check);
     if (!r.error.empty()) std::printf("    error: %s\n", r.error.c_str());
 }
 
 nlohmann::json to_json(const Row &r) {
-    nlohmann::json j = {{"workload", r.pipeline}, {"size", r.size}, {"name", r.schedule},
-                        {"target", r.target}, {"kind", r.kind}, {"median_us", r.timing.median_us},
-                        {"min_us", r.timing.min_us}, {"repeats", r.timing.repeats},
-                        {"calls_per_repeat", r.timing.calls_per_repeat}, {"min_bytes", r.min_bytes},
+    nlohmann::json j = {{"workload", r.pipeline},
+                        {"size", r.size},
+                        {"name", r.schedule},
+                        {"target", r.target},
+                        {"kind", r.kind},
+                        {"median_us", r.timing.median_us},
+                        {"min_us", r.timing.min_us},
+                        {"repeats", r.timing.repeats},
+                        {"calls_per_repeat", r.timing.calls_per_repeat},
+                        {"min_bytes", r.min_bytes},
                         {"ok", r.ok}};
     j["kernels"] = r.kernels >= 0 ? nlohmann::json(r.kernels) : nlohmann::json();
     j["intermediates"] = r.intermediates >= 0 ? nlohmann::json(r.intermediates) : nlohmann::json();
-    j["intermediate_bytes"] = r.intermediate_bytes >= 0 ? nlohmann::json(r.intermediate_bytes) : nlohmann::json();
+    j["intermediate_bytes"] =
+        r.intermediate_bytes >= 0 ? nlohmann::json(r.intermediate_bytes) : nlohmann::json();
     j["flops"] = r.flops > 0 ? nlohmann::json(r.flops) : nlohmann::json();
     j["rel_err"] = std::isnan(r.rel_err) ? nlohmann::json() : nlohmann::json(r.rel_err);
     j["speedup_vs_unfused"] = std::isnan(r.speedup) ? nlohmann::json() : nlohmann::json(r.speedup);
@@ -135,7 +159,8 @@ int bench_command(const BenchOptions &opt) {
     if (target == "cuda" && !cuda_status().usable) {
         throw Error("--target cuda: no usable CUDA device: " + cuda_status().reason);
     }
-    if (!opt.size.empty() && opt.pipelines.size() != 1) throw Error("--size needs exactly one --pipeline");
+    if (!opt.size.empty() && opt.pipelines.size() != 1)
+        throw Error("--size needs exactly one --pipeline");
     for (const std::string &p : opt.pipelines) find_workload(p);  // unknown names fail early
 
     std::fprintf(stderr, "fuselab bench on %s (%s)\n", target.c_str(),
@@ -146,20 +171,23 @@ int bench_command(const BenchOptions &opt) {
         if (!wanted(opt.pipelines, w.pipeline)) continue;
         std::vector<const Variant *> vs;
         for (const Variant &v : variants()) {
-            if (v.pipeline == w.pipeline && v.target == target && wanted(opt.schedules, v.schedule)) vs.push_back(&v);
+            if (v.pipeline == w.pipeline && v.target == target && wanted(opt.schedules, v.schedule))
+                vs.push_back(&v);
         }
         if (vs.empty()) continue;
-        const std::vector<Size> sizes = opt.size.empty() ? (target == "cuda" ? w.cuda_sizes : w.cpu_sizes)
-                                                         : std::vector<Size>{parse_size(w, opt.size)};
+        const std::vector<Size> sizes = opt.size.empty()
+                                            ? (target == "cuda" ? w.cuda_sizes : w.cpu_sizes)
+                                            : std::vector<Size>{parse_size(w, opt.size)};
         for (const Size &size : sizes) {
-            std::fprintf(stderr, "  %s %s: preparing inputs%s\n", w.pipeline.c_str(), format_size(size).c_str(),
-                         opt.check ? " and the float64 reference" : "");
+            std::fprintf(stderr, "  %s %s: preparing inputs%s\n", w.pipeline.c_str(),
+                         format_size(size).c_str(), opt.check ? " and the float64 reference" : "");
             Buffers buffers = make_buffers(w, size, 0x5eed + rows.size());
             RefBuffers ref;
             if (opt.check) ref = w.reference(buffers, size);
             if (target == "cuda") {
                 for (const ArgShape &a : w.shapes(size)) {
-                    if (!a.output) to_device(buffers.at(a.name).raw_buffer(), w.pipeline + " input " + a.name);
+                    if (!a.output)
+                        to_device(buffers.at(a.name).raw_buffer(), w.pipeline + " input " + a.name);
                 }
             }
             const size_t first = rows.size();
@@ -170,14 +198,16 @@ int bench_command(const BenchOptions &opt) {
             }
             double base = NAN;
             for (size_t i = first; i < rows.size(); i++) {
-                if (is_baseline(rows[i].schedule) && rows[i].error.empty()) base = rows[i].timing.median_us;
+                if (is_baseline(rows[i].schedule) && rows[i].error.empty())
+                    base = rows[i].timing.median_us;
             }
             for (size_t i = first; i < rows.size(); i++) {
                 if (rows[i].error.empty()) rows[i].speedup = base / rows[i].timing.median_us;
             }
         }
     }
-    const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const double elapsed =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
     print_header();
     std::string last;
@@ -186,9 +216,11 @@ int bench_command(const BenchOptions &opt) {
         last = r.pipeline + r.size;
         print_row(r);
     }
-    std::printf("\n%zu variant runs in %.0f s. GB/s counts the fewest bytes a call must move; speedup is over "
-                "the unfused baseline.\n",
-                rows.size(), elapsed);
+    std::printf(
+        "\n%zu variant runs in %.0f s. GB/s counts the fewest bytes a call must move; speedup is "
+        "over "
+        "the unfused baseline.\n",
+        rows.size(), elapsed);
 
     if (!opt.json.empty()) {
         nlohmann::json records = nlohmann::json::array();

@@ -1,16 +1,16 @@
 #include "io.h"
 
-#include <cstdio>
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <vector>
 
 #ifndef HALIDE_NO_JPEG
 #define HALIDE_NO_JPEG
 #endif
-#include "halide_image_io.h"
 #include "fuselab/error.h"
+#include "halide_image_io.h"
 
 namespace fuselab::cli {
 namespace {
@@ -23,7 +23,9 @@ bool record(bool condition, const char *msg) {
     return condition;
 }
 
-bool is_npy(const std::string &path) { return path.size() > 4 && path.substr(path.size() - 4) == ".npy"; }
+bool is_npy(const std::string &path) {
+    return path.size() > 4 && path.substr(path.size() - 4) == ".npy";
+}
 
 std::vector<int> reversed_extents(const Halide::Runtime::Buffer<> &b) {
     std::vector<int> e;
@@ -41,8 +43,9 @@ Halide::Runtime::Buffer<float> read_array(const std::string &path) {
             throw Error("cannot read " + path + ": " + io_message);
         }
         if (raw.type() != halide_type_of<float>()) {
-            throw Error(path + ": dtype must be float32 (numpy '<f4'), got a " + std::to_string(raw.type().bits) +
-                        "-bit " + (raw.type().code == halide_type_float ? "float" : "integer") + " array");
+            throw Error(path + ": dtype must be float32 (numpy '<f4'), got a " +
+                        std::to_string(raw.type().bits) + "-bit " +
+                        (raw.type().code == halide_type_float ? "float" : "integer") + " array");
         }
         // halide_image_io lists dimension 0 first; numpy's C order lists it last.
         Halide::Runtime::Buffer<float> out(reversed_extents(raw));
@@ -51,7 +54,8 @@ Halide::Runtime::Buffer<float> read_array(const std::string &path) {
     }
     Halide::Runtime::Buffer<float> img;
     if (!Halide::Tools::load<Halide::Runtime::Buffer<float>, record>(path, &img)) {
-        throw Error("cannot read " + path + ": " + (io_message.empty() ? "unsupported format (use .npy or .png)" : io_message));
+        throw Error("cannot read " + path + ": " +
+                    (io_message.empty() ? "unsupported format (use .npy or .png)" : io_message));
     }
     if (img.dimensions() == 3 && img.dim(2).extent() == 1) img = img.sliced(2, 0);  // grayscale
     Halide::Runtime::Buffer<float> dense(img.copy());
@@ -77,16 +81,19 @@ void write_array(Halide::Runtime::Buffer<float> &buf, const std::string &path) {
         std::memcpy(out.data(), buf.data(), buf.size_in_bytes());
         ok = Halide::Tools::save<Halide::Runtime::Buffer<>, record>(out, tmp);
     } else {
-        Halide::Runtime::Buffer<uint8_t> bytes(buf.width(), buf.height(), buf.dimensions() > 2 ? buf.channels() : 1);
+        Halide::Runtime::Buffer<uint8_t> bytes(buf.width(), buf.height(),
+                                               buf.dimensions() > 2 ? buf.channels() : 1);
         if (buf.dimensions() == 2) bytes = bytes.sliced(2, 0);
         bytes.for_each_element([&](const int *pos) {
-            bytes(pos) = static_cast<uint8_t>(std::min(1.0f, std::max(0.0f, buf(pos))) * 255.0f + 0.5f);
+            bytes(pos) =
+                static_cast<uint8_t>(std::min(1.0f, std::max(0.0f, buf(pos))) * 255.0f + 0.5f);
         });
         ok = Halide::Tools::save<Halide::Runtime::Buffer<uint8_t>, record>(bytes, tmp);
     }
     if (!ok) {
         std::remove(tmp.c_str());
-        throw Error("cannot write " + path + ": " + (io_message.empty() ? "unsupported format (use .npy or .png)" : io_message));
+        throw Error("cannot write " + path + ": " +
+                    (io_message.empty() ? "unsupported format (use .npy or .png)" : io_message));
     }
     if (std::rename(tmp.c_str(), path.c_str()) != 0) {
         std::remove(tmp.c_str());

@@ -9,7 +9,8 @@
 
 namespace fuselab::cli {
 
-Halide::Runtime::Buffer<float> read_array(const std::string &path);             // throws Error
-void write_array(Halide::Runtime::Buffer<float> &buf, const std::string &path);  // throws Error; atomic
+Halide::Runtime::Buffer<float> read_array(const std::string &path);  // throws Error
+void write_array(Halide::Runtime::Buffer<float> &buf,
+                 const std::string &path);  // throws Error; atomic
 
 }  // namespace fuselab::cli

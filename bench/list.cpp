@@ -7,8 +7,8 @@
 namespace fuselab::cli {
 
 int list_command(const ListOptions &opt) {
-    std::printf("%-18s %-14s %-5s %-9s %7s %7s %12s  %s\n", "pipeline", "schedule", "target", "kind",
-                "kernels", "interm", "interm MB", "what it fuses");
+    std::printf("%-18s %-14s %-5s %-9s %7s %7s %12s  %s\n", "pipeline", "schedule", "target",
+                "kind", "kernels", "interm", "interm MB", "what it fuses");
     for (const Variant &v : variants()) {
         if (!opt.target.empty() && opt.target != v.target) continue;
         // Intermediate bytes at the target's default size, from the build-time ledger.
@@ -19,8 +19,8 @@ int list_command(const ListOptions &opt) {
         if (bytes >= 0) std::snprintf(mb, sizeof(mb), "%.1f", bytes / 1e6);
         const std::string kernels = v.kernels < 0 ? "?" : std::to_string(v.kernels);
         const std::string interm = v.intermediates < 0 ? "?" : std::to_string(v.intermediates);
-        std::printf("%-18s %-14s %-5s %-9s %7s %7s %12s  %s\n", v.pipeline, v.schedule, v.target, v.kind,
-                    kernels.c_str(), interm.c_str(), mb, v.summary);
+        std::printf("%-18s %-14s %-5s %-9s %7s %7s %12s  %s\n", v.pipeline, v.schedule, v.target,
+                    v.kind, kernels.c_str(), interm.c_str(), mb, v.summary);
     }
     return 0;
 }

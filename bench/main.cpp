@@ -12,7 +12,8 @@ int main(int argc, char **argv) {
 
     ListOptions list;
     auto *list_cmd = app.add_subcommand("list", "List every compiled variant with its ledger");
-    list_cmd->add_option("--target", list.target, "Only this target")->check(CLI::IsMember({"cpu", "cuda"}));
+    list_cmd->add_option("--target", list.target, "Only this target")
+        ->check(CLI::IsMember({"cpu", "cuda"}));
 
     BenchOptions bench;
     auto *bench_cmd = app.add_subcommand("bench", "Time every strategy side by side");
@@ -20,18 +21,22 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     bench_cmd->add_option("--pipeline", bench.pipelines, "Only these pipelines (repeatable)");
     bench_cmd->add_option("--schedule", bench.schedules, "Only these schedules (repeatable)");
-    bench_cmd->add_option("--size", bench.size, "One size instead of the defaults (N, WxH or WxHxCxK)");
+    bench_cmd->add_option("--size", bench.size,
+                          "One size instead of the defaults (N, WxH or WxHxCxK)");
     bench_cmd->add_option("--json", bench.json, "Also write the results as JSON to this file");
     bench_cmd->add_option("--budget", bench.budget_s, "Seconds of timing per variant and size");
-    bench_cmd->add_flag("!--no-check", bench.check, "Skip checking each output against the float64 reference");
+    bench_cmd->add_flag("!--no-check", bench.check,
+                        "Skip checking each output against the float64 reference");
 
     RunOptions run;
     auto *run_cmd = app.add_subcommand("run", "Run one variant on .npy (or PNG) files");
     run_cmd->add_option("pipeline", run.pipeline, "Pipeline name")->required();
     run_cmd->add_option("--schedule", run.schedule, "Strategy name")->required();
-    run_cmd->add_option("--target", run.target, "cpu, cuda, or auto")->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    run_cmd->add_option("--target", run.target, "cpu, cuda, or auto")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     run_cmd->add_option("inputs", run.inputs, "Inputs as NAME=FILE")->required();
-    run_cmd->add_option("-o,--output", run.outputs, "Outputs as NAME=FILE (repeatable)")->required();
+    run_cmd->add_option("-o,--output", run.outputs, "Outputs as NAME=FILE (repeatable)")
+        ->required();
 
     CLI11_PARSE(app, argc, argv);
     try {

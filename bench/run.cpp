@@ -51,7 +51,8 @@ int run_command(const RunOptions &opt) {
         auto [name, file] = split_binding(text);
         bool is_output = false;
         for (const ArgShape &a : w.shapes(size)) is_output |= a.output && a.name == name;
-        if (!is_output) throw Error(v.name() + ": '" + name + "' is not an output of " + w.pipeline);
+        if (!is_output)
+            throw Error(v.name() + ": '" + name + "' is not an output of " + w.pipeline);
         outputs.emplace_back(name, file);
     }
     for (const ArgShape &a : w.shapes(size)) {

@@ -6,7 +6,8 @@ void AddRelu::generate() {
     sum(i) = a(i) + b(i);
     out(i) = max(0.0f, sum(i));
 
-    // The output has the inputs' extent: a shorter or longer buffer is an error, not a partial result.
+    // The output has the inputs' extent: a shorter or longer buffer is an error, not a partial
+    // result.
     out.dim(0).set_bounds(a.dim(0).min(), a.dim(0).extent());
     b.dim(0).set_bounds(a.dim(0).min(), a.dim(0).extent());
 

@@ -9,8 +9,12 @@
 
 namespace fuselab {
 
-inline Halide::Expr branch1(Halide::Expr v) { return Halide::max(0.0f, 2.0f * v + 1.0f); }
-inline Halide::Expr branch2(Halide::Expr v, const Halide::Target &t) { return 0.5f * sigmoid(v, t); }
+inline Halide::Expr branch1(Halide::Expr v) {
+    return Halide::max(0.0f, 2.0f * v + 1.0f);
+}
+inline Halide::Expr branch2(Halide::Expr v, const Halide::Target &t) {
+    return 0.5f * sigmoid(v, t);
+}
 
 class Branches : public Halide::Generator<Branches> {
 public:

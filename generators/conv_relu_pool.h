@@ -1,4 +1,5 @@
-// conv_relu_pool (seed §1.2, §1.3.2): PyTorch's max_pool2d(relu(conv2d(input, w, bias, padding=1)), 2).
+// conv_relu_pool (seed §1.2, §1.3.2): PyTorch's max_pool2d(relu(conv2d(input, w, bias, padding=1)),
+// 2).
 #pragma once
 
 #include "schedule_registry.h"
@@ -15,7 +16,7 @@ public:
     Output<Buffer<float, 3>> out{"out"};         // (x, y, k), floor(W/2) x floor(H/2) x K
 
     Var x{"x"}, y{"y"}, k{"k"};
-    RDom r;                // (kx, ky, c)
+    RDom r;                 // (kx, ky, c)
     Func padded{"padded"};  // zero outside the image
     Func acc{"acc"};        // the 3x3xC dot product
     Func conv{"conv"};      // bias + acc

@@ -40,10 +40,10 @@ void apply_schedule(G &g, const std::string &name, const Halide::Target &target)
 }  // namespace fuselab
 
 // FUSELAB_SCHEDULE(AddRelu, fused) { ...uses g and target... }
-#define FUSELAB_SCHEDULE(Gen, name)                                                \
-    static void fuselab_schedule_##name([[maybe_unused]] Gen &g,                   \
+#define FUSELAB_SCHEDULE(Gen, name)                                                     \
+    static void fuselab_schedule_##name([[maybe_unused]] Gen &g,                        \
                                         [[maybe_unused]] const Halide::Target &target); \
-    static const fuselab::ScheduleRegistration<Gen> fuselab_registration_##name(  \
-        #name, fuselab_schedule_##name);                                           \
-    static void fuselab_schedule_##name([[maybe_unused]] Gen &g,                   \
+    static const fuselab::ScheduleRegistration<Gen> fuselab_registration_##name(        \
+        #name, fuselab_schedule_##name);                                                \
+    static void fuselab_schedule_##name([[maybe_unused]] Gen &g,                        \
                                         [[maybe_unused]] const Halide::Target &target)

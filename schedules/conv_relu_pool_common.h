@@ -41,7 +41,8 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
 // feeds 4 multiply-adds and each input load up to 4 kb. (Two pooled pixels a thread, to feed 8,
 // put the accumulators in local memory under GuardWithIf: see the notes in README.) CPU: conv
 // strips of two rows computed per pooled row inside each parallel task.
-inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32, int ty = 4) {
+inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32,
+                             int ty = 4) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"};
     auto &x = g.x, &y = g.y, &k = g.k;
     auto &r = g.r;

@@ -35,7 +35,8 @@ inline LoopLevel tiles(Func out, const Var &x, const Var &y, const Target &targe
 
 // A producer computed per tile of its consumer: in shared memory, by the block's threads, on
 // CUDA; vectorized in a cache-resident scratch buffer on the CPU.
-inline void in_tile(Func f, const LoopLevel &tile, const Var &x, const Var &y, const Target &target) {
+inline void in_tile(Func f, const LoopLevel &tile, const Var &x, const Var &y,
+                    const Target &target) {
     f.compute_at(tile);
     if (target.has_gpu_feature()) {
         f.gpu_threads(x, y);

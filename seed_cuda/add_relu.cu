@@ -34,12 +34,15 @@ namespace {
 constexpr int kBlock = 256;
 
 int fail(const char *what, cudaError_t e) {
-    const std::string msg = std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
+    const std::string msg =
+        std::string(what) + ": " + cudaGetErrorName(e) + " (" + cudaGetErrorString(e) + ")";
     halide_error(nullptr, msg.c_str());
     return halide_error_code_device_run_failed;
 }
 
-float *device_ptr(halide_buffer_t *b) { return reinterpret_cast<float *>(b->device); }
+float *device_ptr(halide_buffer_t *b) {
+    return reinterpret_cast<float *>(b->device);
+}
 
 // Puts inputs on the device and gives the output device memory; checks n.
 int prepare(void **args, int *n) {
@@ -88,9 +91,12 @@ float *scratch(int n, cudaError_t *err) {
 const int64_t estimates[2] = {0, int64_t(1) << 28};
 const int64_t *estimate_ptrs[2] = {&estimates[0], &estimates[1]};
 const halide_filter_argument_t arguments[3] = {
-    {"a", halide_argument_kind_input_buffer, 1, halide_type_t(halide_type_float, 32), nullptr, nullptr, nullptr, nullptr, estimate_ptrs},
-    {"b", halide_argument_kind_input_buffer, 1, halide_type_t(halide_type_float, 32), nullptr, nullptr, nullptr, nullptr, estimate_ptrs},
-    {"out", halide_argument_kind_output_buffer, 1, halide_type_t(halide_type_float, 32), nullptr, nullptr, nullptr, nullptr, estimate_ptrs},
+    {"a", halide_argument_kind_input_buffer, 1, halide_type_t(halide_type_float, 32), nullptr,
+     nullptr, nullptr, nullptr, estimate_ptrs},
+    {"b", halide_argument_kind_input_buffer, 1, halide_type_t(halide_type_float, 32), nullptr,
+     nullptr, nullptr, nullptr, estimate_ptrs},
+    {"out", halide_argument_kind_output_buffer, 1, halide_type_t(halide_type_float, 32), nullptr,
+     nullptr, nullptr, nullptr, estimate_ptrs},
 };
 
 }  // namespace
@@ -123,7 +129,8 @@ extern "C" int add_relu__seed_fused__cuda_argv(void **args) {
 
 extern "C" const halide_filter_metadata_t *add_relu__seed_unfused__cuda_metadata() {
     static const halide_filter_metadata_t md = {halide_filter_metadata_t::VERSION, 3, arguments,
-                                                "x86-64-linux-cuda", "add_relu__seed_unfused__cuda"};
+                                                "x86-64-linux-cuda",
+                                                "add_relu__seed_unfused__cuda"};
     return &md;
 }
 

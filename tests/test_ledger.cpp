@@ -14,16 +14,26 @@ struct Expect {
 
 TEST(Ledger, CudaKernelsAndIntermediatesMatchTheStrategies) {
     const Expect expected[] = {
-        {"add_relu", "unfused", 2, 1},       {"add_relu", "fused", 1, 0},
-        {"conv_relu_pool", "unfused", 3, 2}, {"conv_relu_pool", "relu_inlined", 2, 1},
-        {"conv_relu_pool", "tiled", 1, 0},   {"conv_relu_pool", "inline_all", 1, 0},
-        {"pointwise_chain", "unfused", 10, 9}, {"pointwise_chain", "grouped2", 5, 4},
-        {"pointwise_chain", "grouped5", 2, 1}, {"pointwise_chain", "fused", 1, 0},
-        {"branches", "separate", 2, 0},        {"branches", "horizontal", 1, 0},
-        {"branches_indep", "separate", 2, 0},  {"branches_indep", "horizontal", 1, 0},
-        {"blur3x3", "root", 2, 1},             {"blur3x3", "inline", 1, 0},
-        {"blur3x3", "tiled", 1, 0},            {"stencil_chain_k8", "root", 8, 7},
-        {"stencil_chain_k8", "tiled", 1, 0},   {"stencil_chain_k8", "tiled_pairs", 4, 3},
+        {"add_relu", "unfused", 2, 1},
+        {"add_relu", "fused", 1, 0},
+        {"conv_relu_pool", "unfused", 3, 2},
+        {"conv_relu_pool", "relu_inlined", 2, 1},
+        {"conv_relu_pool", "tiled", 1, 0},
+        {"conv_relu_pool", "inline_all", 1, 0},
+        {"pointwise_chain", "unfused", 10, 9},
+        {"pointwise_chain", "grouped2", 5, 4},
+        {"pointwise_chain", "grouped5", 2, 1},
+        {"pointwise_chain", "fused", 1, 0},
+        {"branches", "separate", 2, 0},
+        {"branches", "horizontal", 1, 0},
+        {"branches_indep", "separate", 2, 0},
+        {"branches_indep", "horizontal", 1, 0},
+        {"blur3x3", "root", 2, 1},
+        {"blur3x3", "inline", 1, 0},
+        {"blur3x3", "tiled", 1, 0},
+        {"stencil_chain_k8", "root", 8, 7},
+        {"stencil_chain_k8", "tiled", 1, 0},
+        {"stencil_chain_k8", "tiled_pairs", 4, 3},
         {"stencil_chain_k4", "inline_all", 1, 0},
     };
     for (const Expect &e : expected) {
@@ -53,7 +63,8 @@ TEST(Ledger, IntermediateBytesFollowTheSize) {
         Buffers buffers = make_buffers(pc, {1 << 16}, 1);
         Bindings args = bind(buffers);
         EXPECT_EQ(intermediate_bytes(find_variant("pointwise_chain", "fused", "cuda"), args), 0);
-        const int64_t unfused = intermediate_bytes(find_variant("pointwise_chain", "unfused", "cuda"), args);
+        const int64_t unfused =
+            intermediate_bytes(find_variant("pointwise_chain", "unfused", "cuda"), args);
         EXPECT_GE(unfused, 9 * 4 * int64_t(1 << 16));
         EXPECT_LE(unfused, 9 * (4 * int64_t(1 << 16) + 4096));
     }

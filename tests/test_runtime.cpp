@@ -24,7 +24,9 @@ std::string error_of(F f) {
     return "";
 }
 
-const Variant &cpu_add_relu() { return find_variant("add_relu", "fused", "cpu"); }
+const Variant &cpu_add_relu() {
+    return find_variant("add_relu", "fused", "cpu");
+}
 
 TEST(Runtime, UnknownVariantListsWhatExists) {
     const std::string msg = error_of([] { find_variant("add_relu", "nonsense", "cpu"); });
@@ -37,18 +39,22 @@ TEST(Runtime, UnknownVariantListsWhatExists) {
 TEST(Runtime, WrongRank) {
     Buffer<float> a(16, 2), b(16), out(16);
     const std::string msg = error_of([&] {
-        invoke(cpu_add_relu(), {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", out.raw_buffer()}});
+        invoke(cpu_add_relu(),
+               {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", out.raw_buffer()}});
     });
-    EXPECT_NE(msg.find("add_relu/fused/cpu: input 'a' has rank 2, expected 1"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("add_relu/fused/cpu: input 'a' has rank 2, expected 1"), std::string::npos)
+        << msg;
 }
 
 TEST(Runtime, WrongType) {
     Buffer<float> a(16), out(16);
     Buffer<int32_t> b(16);
     const std::string msg = error_of([&] {
-        invoke(cpu_add_relu(), {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", out.raw_buffer()}});
+        invoke(cpu_add_relu(),
+               {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", out.raw_buffer()}});
     });
-    EXPECT_NE(msg.find("add_relu/fused/cpu: input 'b' has type int32, expected float32"), std::string::npos)
+    EXPECT_NE(msg.find("add_relu/fused/cpu: input 'b' has type int32, expected float32"),
+              std::string::npos)
         << msg;
 }
 
@@ -56,7 +62,8 @@ TEST(Runtime, TooSmallOutputIsAnErrorNotACrop) {
     Buffer<float> a(16), b(16), out(15);
     out.fill(-7.0f);
     const std::string msg = error_of([&] {
-        invoke(cpu_add_relu(), {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", out.raw_buffer()}});
+        invoke(cpu_add_relu(),
+               {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", out.raw_buffer()}});
     });
     EXPECT_NE(msg.find("add_relu/fused/cpu"), std::string::npos) << msg;
     EXPECT_NE(msg.find("Output buffer out"), std::string::npos) << msg;
@@ -67,9 +74,10 @@ TEST(Runtime, TooSmallOutputIsAnErrorNotACrop) {
 TEST(Runtime, MismatchedInputsAreAnError) {
     Buffer<float> input(20, 10, 3), weights(3, 3, 4, 16), bias(16), out(10, 5, 16);
     const std::string msg = error_of([&] {
-        invoke(find_variant("conv_relu_pool", "tiled", "cpu"),
-               {{"input", input.raw_buffer()}, {"weights", weights.raw_buffer()},
-                {"bias", bias.raw_buffer()}, {"out", out.raw_buffer()}});
+        invoke(find_variant("conv_relu_pool", "tiled", "cpu"), {{"input", input.raw_buffer()},
+                                                                {"weights", weights.raw_buffer()},
+                                                                {"bias", bias.raw_buffer()},
+                                                                {"out", out.raw_buffer()}});
     });
     EXPECT_NE(msg.find("conv_relu_pool/tiled/cpu"), std::string::npos) << msg;
     EXPECT_NE(msg.find("weights"), std::string::npos) << msg;
@@ -77,17 +85,24 @@ TEST(Runtime, MismatchedInputsAreAnError) {
 
 TEST(Runtime, MissingAndUnknownArguments) {
     Buffer<float> a(16), b(16), out(16);
-    std::string msg = error_of([&] { invoke(cpu_add_relu(), {{"a", a.raw_buffer()}, {"out", out.raw_buffer()}}); });
-    EXPECT_NE(msg.find("add_relu/fused/cpu: missing input 'b'; it takes a, b, out"), std::string::npos) << msg;
+    std::string msg = error_of([&] {
+        invoke(cpu_add_relu(), {{"a", a.raw_buffer()}, {"out", out.raw_buffer()}});
+    });
+    EXPECT_NE(msg.find("add_relu/fused/cpu: missing input 'b'; it takes a, b, out"),
+              std::string::npos)
+        << msg;
     msg = error_of([&] {
-        invoke(cpu_add_relu(), {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", out.raw_buffer()},
+        invoke(cpu_add_relu(), {{"a", a.raw_buffer()},
+                                {"b", b.raw_buffer()},
+                                {"out", out.raw_buffer()},
                                 {"c", b.raw_buffer()}});
     });
     EXPECT_NE(msg.find("unknown argument 'c'"), std::string::npos) << msg;
 }
 
 TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
-    if (cuda_status().usable) GTEST_SKIP() << "a CUDA device is usable here: " << cuda_status().device;
+    if (cuda_status().usable)
+        GTEST_SKIP() << "a CUDA device is usable here: " << cuda_status().device;
     Buffer<float> a(16), b(16), out(16);
     const std::string msg = error_of([&] {
         invoke(find_variant("add_relu", "fused", "cuda"),
@@ -100,7 +115,8 @@ TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
 TEST(Runtime, CudaOutOfMemoryIsAnError) {
     if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
     // 1 TiB of floats, described but never allocated on the host: more than any GPU holds.
-    halide_dimension_t dims[2] = {halide_dimension_t(0, 1 << 30, 1), halide_dimension_t(0, 256, 1 << 30)};
+    halide_dimension_t dims[2] = {halide_dimension_t(0, 1 << 30, 1),
+                                  halide_dimension_t(0, 256, 1 << 30)};
     halide_buffer_t huge{};
     huge.type = halide_type_of<float>();
     huge.dimensions = 2;

@@ -5,8 +5,8 @@
 #include <iostream>
 #include <random>
 
-#include "fuselab/error.h"
 #include "fuselab/device.h"
+#include "fuselab/error.h"
 #include "fuselab/registry.h"
 #include "fuselab/workloads.h"
 
@@ -54,8 +54,8 @@ TEST_P(VariantTest, MatchesFloat64Reference) {
                 } catch (const Error &e) {
                     const std::string msg = e.what();
                     EXPECT_NE(msg.find("out of bounds"), std::string::npos) << msg;
-                    std::cout << "[   NOTE   ] " << v.name() << " refuses size " << format_size(size)
-                              << ": " << msg << "\n";
+                    std::cout << "[   NOTE   ] " << v.name() << " refuses size "
+                              << format_size(size) << ": " << msg << "\n";
                     break;
                 }
             } else {

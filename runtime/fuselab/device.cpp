@@ -3,7 +3,6 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
-
 #include <mutex>
 
 #include "HalideRuntimeCuda.h"
@@ -52,14 +51,16 @@ CudaStatus probe() {
     Driver &d = driver();
     d.lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_GLOBAL);
     if (!d.lib) {
-        s.reason = "the NVIDIA driver library libcuda.so.1 cannot be loaded (no NVIDIA driver here)";
+        s.reason =
+            "the NVIDIA driver library libcuda.so.1 cannot be loaded (no NVIDIA driver here)";
         return s;
     }
     if (!resolve(d.cuInit, "cuInit") || !resolve(d.cuDeviceGetCount, "cuDeviceGetCount") ||
         !resolve(d.cuDeviceGet, "cuDeviceGet") || !resolve(d.cuDeviceGetName, "cuDeviceGetName") ||
         !resolve(d.cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain") ||
         !resolve(d.cuGetErrorName, "cuGetErrorName")) {
-        s.reason = "libcuda.so.1 lacks the driver API entry point " + missing_symbol + " (driver too old?)";
+        s.reason = "libcuda.so.1 lacks the driver API entry point " + missing_symbol +
+                   " (driver too old?)";
         return s;
     }
     if (CUresult r = d.cuInit(0)) {
@@ -101,13 +102,16 @@ int acquire_primary_context(void *user_context, CUcontext *ctx, bool) {
     *ctx = driver().primary;
     return 0;
 }
-int release_context(void *) { return 0; }
+int release_context(void *) {
+    return 0;
+}
 
 thread_local std::string last_halide_error;
 
 void record_halide_error(void *, const char *msg) {
     last_halide_error = msg ? msg : "";
-    while (!last_halide_error.empty() && last_halide_error.back() == '\n') last_halide_error.pop_back();
+    while (!last_halide_error.empty() && last_halide_error.back() == '\n')
+        last_halide_error.pop_back();
 }
 
 }  // namespace
@@ -150,21 +154,36 @@ std::string take_halide_error() {
 
 std::string halide_error_code_name(int code) {
     switch (code) {
-    case halide_error_code_out_of_memory: return "out of memory";
-    case halide_error_code_buffer_argument_is_null: return "buffer argument is null";
-    case halide_error_code_bad_type: return "bad type";
-    case halide_error_code_access_out_of_bounds: return "access out of bounds";
-    case halide_error_code_buffer_allocation_too_large: return "buffer allocation too large";
-    case halide_error_code_buffer_extents_too_large: return "buffer extents too large";
-    case halide_error_code_constraint_violated: return "constraint violated";
-    case halide_error_code_bad_dimensions: return "bad dimensions";
-    case halide_error_code_device_malloc_failed: return "device malloc failed (device out of memory?)";
-    case halide_error_code_copy_to_device_failed: return "copy to device failed";
-    case halide_error_code_copy_to_host_failed: return "copy to host failed";
-    case halide_error_code_device_run_failed: return "device run failed";
-    case halide_error_code_device_interface_no_device: return "no device";
-    case halide_error_code_buffer_is_null: return "buffer is null";
-    default: return "Halide error code " + std::to_string(code);
+        case halide_error_code_out_of_memory:
+            return "out of memory";
+        case halide_error_code_buffer_argument_is_null:
+            return "buffer argument is null";
+        case halide_error_code_bad_type:
+            return "bad type";
+        case halide_error_code_access_out_of_bounds:
+            return "access out of bounds";
+        case halide_error_code_buffer_allocation_too_large:
+            return "buffer allocation too large";
+        case halide_error_code_buffer_extents_too_large:
+            return "buffer extents too large";
+        case halide_error_code_constraint_violated:
+            return "constraint violated";
+        case halide_error_code_bad_dimensions:
+            return "bad dimensions";
+        case halide_error_code_device_malloc_failed:
+            return "device malloc failed (device out of memory?)";
+        case halide_error_code_copy_to_device_failed:
+            return "copy to device failed";
+        case halide_error_code_copy_to_host_failed:
+            return "copy to host failed";
+        case halide_error_code_device_run_failed:
+            return "device run failed";
+        case halide_error_code_device_interface_no_device:
+            return "no device";
+        case halide_error_code_buffer_is_null:
+            return "buffer is null";
+        default:
+            return "Halide error code " + std::to_string(code);
     }
 }
 
@@ -177,7 +196,8 @@ void check(int code, const std::string &who, const char *what) {
     if (code > 0) {  // a raw CUresult from the CUDA runtime
         msg += (msg.empty() ? "" : "; ") + cu_error(code);
     }
-    throw Error(who + ": " + what + " failed: " + (msg.empty() ? detail::halide_error_code_name(code) : msg));
+    throw Error(who + ": " + what +
+                " failed: " + (msg.empty() ? detail::halide_error_code_name(code) : msg));
 }
 
 void require_cuda(const std::string &who) {
@@ -189,7 +209,8 @@ void require_cuda(const std::string &who) {
 void to_device(halide_buffer_t *buf, const std::string &who) {
     require_cuda(who);
     detail::install_halide_error_handler();
-    check(halide_copy_to_device(nullptr, buf, halide_cuda_device_interface()), who, "copy to device");
+    check(halide_copy_to_device(nullptr, buf, halide_cuda_device_interface()), who,
+          "copy to device");
 }
 
 void to_host(halide_buffer_t *buf, const std::string &who) {

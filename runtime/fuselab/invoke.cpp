@@ -24,7 +24,8 @@ const char *role(const halide_filter_argument_t &a) {
 
 std::string expected_names(const halide_filter_metadata_t *md) {
     std::string s;
-    for (int i = 0; i < md->num_arguments; i++) s += (i ? ", " : "") + std::string(md->arguments[i].name);
+    for (int i = 0; i < md->num_arguments; i++)
+        s += (i ? ", " : "") + std::string(md->arguments[i].name);
     return s;
 }
 
@@ -37,14 +38,16 @@ void validate(const Variant &v, const Bindings &args) {
         bool known = false;
         for (int i = 0; i < md->num_arguments; i++) known |= kv.first == md->arguments[i].name;
         if (!known) {
-            throw Error(who + ": unknown argument '" + kv.first + "'; it takes " + expected_names(md));
+            throw Error(who + ": unknown argument '" + kv.first + "'; it takes " +
+                        expected_names(md));
         }
     }
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t &a = md->arguments[i];
         const std::string what = std::string(role(a)) + " '" + a.name + "'";
         if (a.kind == halide_argument_kind_input_scalar) {
-            throw Error(who + ": scalar argument '" + a.name + "' is not supported by fuselab's runtime");
+            throw Error(who + ": scalar argument '" + a.name +
+                        "' is not supported by fuselab's runtime");
         }
         auto it = args.find(a.name);
         if (it == args.end() || it->second == nullptr) {
@@ -66,9 +69,12 @@ void validate(const Variant &v, const Bindings &args) {
             }
         }
         const bool on_device = b->device != 0;
-        if (!b->host && !on_device) throw Error(who + ": " + what + " has no memory (host or device)");
+        if (!b->host && !on_device)
+            throw Error(who + ": " + what + " has no memory (host or device)");
         if (!v.is_cuda() && !b->host) {
-            throw Error(who + ": " + what + " is on the device only; a CPU variant needs host memory (copy it back first)");
+            throw Error(
+                who + ": " + what +
+                " is on the device only; a CPU variant needs host memory (copy it back first)");
         }
     }
     if (v.is_cuda()) {
@@ -99,7 +105,8 @@ struct BindingLookup : detail::ArgLookup {
     explicit BindingLookup(const Bindings &a) : args(a) {}
     const halide_dimension_t &dim(const char *arg, int d) const {
         const halide_buffer_t *b = args.at(arg);
-        if (d >= b->dimensions) throw Error(std::string("ledger: no dimension ") + std::to_string(d) + " in " + arg);
+        if (d >= b->dimensions)
+            throw Error(std::string("ledger: no dimension ") + std::to_string(d) + " in " + arg);
         return b->dim[d];
     }
     int64_t min(const char *arg, int d) const override { return dim(arg, d).min; }

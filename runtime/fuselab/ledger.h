@@ -24,8 +24,14 @@ inline int64_t fmod(int64_t a, int64_t b) {
     int64_t r = a % b;
     return r < 0 ? r + (b < 0 ? -b : b) : r;
 }
-inline int64_t imin(int64_t a, int64_t b) { return std::min(a, b); }
-inline int64_t imax(int64_t a, int64_t b) { return std::max(a, b); }
-inline int64_t isel(int64_t c, int64_t a, int64_t b) { return c ? a : b; }
+inline int64_t imin(int64_t a, int64_t b) {
+    return std::min(a, b);
+}
+inline int64_t imax(int64_t a, int64_t b) {
+    return std::max(a, b);
+}
+inline int64_t isel(int64_t c, int64_t a, int64_t b) {
+    return c ? a : b;
+}
 
 }  // namespace fuselab::detail

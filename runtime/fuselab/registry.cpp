@@ -8,16 +8,21 @@ std::string Variant::name() const {
     return std::string(pipeline) + "/" + schedule + "/" + target;
 }
 
-bool Variant::is_cuda() const { return std::string(target) == "cuda"; }
+bool Variant::is_cuda() const {
+    return std::string(target) == "cuda";
+}
 
-const std::vector<Variant> &variants() { return detail::generated_variants(); }
+const std::vector<Variant> &variants() {
+    return detail::generated_variants();
+}
 
 const Variant &find_variant(const std::string &pipeline, const std::string &schedule,
                             const std::string &target) {
     std::string same_pipeline;
     for (const Variant &v : variants()) {
         if (pipeline == v.pipeline && schedule == v.schedule && target == v.target) return v;
-        if (pipeline == v.pipeline && target == v.target) same_pipeline += std::string(" ") + v.schedule;
+        if (pipeline == v.pipeline && target == v.target)
+            same_pipeline += std::string(" ") + v.schedule;
     }
     const std::string wanted = pipeline + "/" + schedule + "/" + target;
     if (same_pipeline.empty()) {

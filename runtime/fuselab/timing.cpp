@@ -43,8 +43,9 @@ Timing time_variant(const Variant &v, const Bindings &args, const TimingOptions 
 
     std::vector<double> samples;
     const auto t0 = Clock::now();
-    while (static_cast<int>(samples.size()) < opt.min_repeats ||
-           (seconds_since(t0) < opt.budget_s && static_cast<int>(samples.size()) < opt.max_repeats)) {
+    while (
+        static_cast<int>(samples.size()) < opt.min_repeats ||
+        (seconds_since(t0) < opt.budget_s && static_cast<int>(samples.size()) < opt.max_repeats)) {
         samples.push_back(run_batch(v, args, calls));
     }
     std::sort(samples.begin(), samples.end());

@@ -13,8 +13,8 @@ namespace fuselab {
 const std::vector<Workload> &workloads() {
     using namespace workloads_detail;
     static const std::vector<Workload> list = {
-        add_relu(),          pointwise_chain(),  branches(),         branches_indep(),  conv_relu_pool(),
-        blur3x3(),           stencil_chain_k2(), stencil_chain_k4(), stencil_chain_k8(),
+        add_relu(), pointwise_chain(),  branches(),         branches_indep(),   conv_relu_pool(),
+        blur3x3(),  stencil_chain_k2(), stencil_chain_k4(), stencil_chain_k8(),
     };
     return list;
 }
@@ -150,8 +150,9 @@ Size size_from_inputs(const Workload &w, const Buffers &inputs) {
         for (size_t d = 0; d < a.extents.size(); d++) {
             if (b.dim(d).extent() != a.extents[d]) {
                 throw Error(w.pipeline + ": input '" + a.name + "' has extent " +
-                            std::to_string(b.dim(d).extent()) + " in dimension " + std::to_string(d) +
-                            ", expected " + std::to_string(a.extents[d]) + " for size " + format_size(s));
+                            std::to_string(b.dim(d).extent()) + " in dimension " +
+                            std::to_string(d) + ", expected " + std::to_string(a.extents[d]) +
+                            " for size " + format_size(s));
             }
         }
     }

@@ -25,8 +25,8 @@ struct ArgShape {
 
 struct Workload {
     std::string pipeline;
-    std::string size_format;  // "N", "WxH" (output extents), "WxHxCxK"
-    double tolerance;         // on ||out - ref|| / ||ref||
+    std::string size_format;                  // "N", "WxH" (output extents), "WxHxCxK"
+    double tolerance;                         // on ||out - ref|| / ||ref||
     std::vector<Size> cpu_sizes, cuda_sizes;  // bench sizes; the first is the default
     std::vector<Size> test_sizes;             // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);

@@ -14,7 +14,8 @@ Workload add_relu() {
     w.cuda_sizes = {{1 << 28}, {1 << 12}};
     w.test_sizes = {{1}, {7}, {1023}, {100003}};
     w.shapes = [](const Size &s) {
-        return std::vector<ArgShape>{{"a", {s[0]}, false}, {"b", {s[0]}, false}, {"out", {s[0]}, true}};
+        return std::vector<ArgShape>{
+            {"a", {s[0]}, false}, {"b", {s[0]}, false}, {"out", {s[0]}, true}};
     };
     w.reference = [](const Buffers &in, const Size &s) {
         const auto &a = in.at("a");

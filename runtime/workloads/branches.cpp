@@ -47,7 +47,11 @@ Workload branches_common(bool independent) {
 
 }  // namespace
 
-Workload branches() { return branches_common(false); }
-Workload branches_indep() { return branches_common(true); }
+Workload branches() {
+    return branches_common(false);
+}
+Workload branches_indep() {
+    return branches_common(true);
+}
 
 }  // namespace fuselab::workloads_detail

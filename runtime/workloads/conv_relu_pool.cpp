@@ -39,7 +39,8 @@ Workload conv_relu_pool() {
                                     for (int dx = -1; dx <= 1; dx++) {
                                         const int ix = px + dx, iy = py + dy;
                                         if (ix < 0 || iy < 0 || ix >= W || iy >= H) continue;
-                                        acc += double(input(ix, iy, c)) * double(wt(dx + 1, dy + 1, c, k));
+                                        acc += double(input(ix, iy, c)) *
+                                               double(wt(dx + 1, dy + 1, c, k));
                                     }
                                 }
                             }

@@ -14,7 +14,9 @@ Workload pointwise_chain() {
     w.cpu_sizes = {{1 << 24}, {1 << 16}};
     w.cuda_sizes = {{1 << 28}, {1 << 16}};
     w.test_sizes = {{1}, {7}, {1023}, {100003}};
-    w.shapes = [](const Size &s) { return std::vector<ArgShape>{{"x", {s[0]}, false}, {"out", {s[0]}, true}}; };
+    w.shapes = [](const Size &s) {
+        return std::vector<ArgShape>{{"x", {s[0]}, false}, {"out", {s[0]}, true}};
+    };
     w.reference = [](const Buffers &in, const Size &s) {
         const auto &x = in.at("x");
         Halide::Runtime::Buffer<double> out(s[0]);

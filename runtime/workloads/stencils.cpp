@@ -23,7 +23,8 @@ Workload stencil_chain_k() {
     w.cuda_sizes = {{8192, 8192}};
     w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}};
     w.shapes = [](const Size &s) {
-        return std::vector<ArgShape>{{"in", {s[0] + K, s[1] + K}, false}, {"out", {s[0], s[1]}, true}};
+        return std::vector<ArgShape>{{"in", {s[0] + K, s[1] + K}, false},
+                                     {"out", {s[0], s[1]}, true}};
     };
     w.reference = [](const Buffers &in, const Size &s) {
         const auto &src = in.at("in");
@@ -54,7 +55,8 @@ Workload blur3x3() {
     w.cuda_sizes = {{8192, 8192}};
     w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}};
     w.shapes = [](const Size &s) {
-        return std::vector<ArgShape>{{"in", {s[0] + 2, s[1] + 2}, false}, {"out", {s[0], s[1]}, true}};
+        return std::vector<ArgShape>{{"in", {s[0] + 2, s[1] + 2}, false},
+                                     {"out", {s[0], s[1]}, true}};
     };
     w.reference = [](const Buffers &in, const Size &s) {
         const auto &src = in.at("in");
@@ -73,8 +75,14 @@ Workload blur3x3() {
     return w;
 }
 
-Workload stencil_chain_k2() { return stencil_chain_k<2>(); }
-Workload stencil_chain_k4() { return stencil_chain_k<4>(); }
-Workload stencil_chain_k8() { return stencil_chain_k<8>(); }
+Workload stencil_chain_k2() {
+    return stencil_chain_k<2>();
+}
+Workload stencil_chain_k4() {
+    return stencil_chain_k<4>();
+}
+Workload stencil_chain_k8() {
+    return stencil_chain_k<8>();
+}
 
 }  // namespace fuselab::workloads_detail

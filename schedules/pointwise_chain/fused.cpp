@@ -1,10 +1,14 @@
 // fused: all ten operators inlined into one kernel; every intermediate lives in registers.
 // CUDA: 1 kernel, no intermediate, 2 x 4N bytes. No recompute.
+// Measured 2026-11-30 (bench/results): H200: 268435456 650.2 us, 65536 5.4 us; 2-core EPYC:
+// 16777216 109.5 ms, 65536 830.7 us.
 // summary: all ten operators in one kernel
 #include "pointwise_chain_common.h"
 
 namespace fuselab {
 
-FUSELAB_SCHEDULE(PointwiseChain, fused) { pointwise_chain::roots_at(g, target, {}); }
+FUSELAB_SCHEDULE(PointwiseChain, fused) {
+    pointwise_chain::roots_at(g, target, {});
+}
 
 }  // namespace fuselab

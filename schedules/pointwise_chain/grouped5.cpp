@@ -1,10 +1,14 @@
 // grouped5: two groups of five operators (s5 and out at root). CUDA: 2 kernels, 1 intermediate
 // of N floats: 4 x 4N bytes.
+// Measured 2026-11-30 (bench/results): H200: 268435456 1149.7 us, 65536 10.1 us; 2-core EPYC:
+// 16777216 126.8 ms, 65536 778.4 us.
 // summary: two groups of five: two kernels, one intermediate
 #include "pointwise_chain_common.h"
 
 namespace fuselab {
 
-FUSELAB_SCHEDULE(PointwiseChain, grouped5) { pointwise_chain::roots_at(g, target, {5}); }
+FUSELAB_SCHEDULE(PointwiseChain, grouped5) {
+    pointwise_chain::roots_at(g, target, {5});
+}
 
 }  // namespace fuselab

@@ -1,5 +1,8 @@
 // tiled_pairs: stages fused in pairs: every even stage at root, each odd stage computed per tile
 // of the even stage after it. CUDA: K/2 kernels, K/2-1 intermediates, a 1-pixel halo per tile.
+// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 616.3 us, k4 8192x8192 963.7 us, k8
+// 8192x8192 1866.4 us; 2-core EPYC: k2 4096x4096 7838.4 us, k4 4096x4096 32.0 ms, k8 4096x4096 85.4
+// ms.
 // summary: stages fused in pairs: K/2 kernels, small halos
 #include "image_common.h"
 #include "stencil_chain.h"
@@ -11,7 +14,8 @@ FUSELAB_SCHEDULE(StencilChain, tiled_pairs) {
     const size_t K = g.s.size() - 1;
     for (size_t i = 2; i <= K; i += 2) {
         if (i < K) g.s[i].compute_root();
-        Halide::LoopLevel tile = image::tiles(g.s[i], g.x, g.y, target, gpu ? 32 : 256, gpu ? 8 : 32);
+        Halide::LoopLevel tile =
+            image::tiles(g.s[i], g.x, g.y, target, gpu ? 32 : 256, gpu ? 8 : 32);
         image::in_tile(g.s[i - 1], tile, g.x, g.y, target);
     }
     if (K % 2 == 1) {  // an odd K leaves the last stage in its own loop nest
