@@ -52,14 +52,28 @@ Halide::Runtime::Buffer<float> read_array(const std::string &path) {
         std::memcpy(out.data(), raw.data(), raw.size_in_bytes());
         return out;
     }
-    Halide::Runtime::Buffer<float> img;
-    if (!Halide::Tools::load<Halide::Runtime::Buffer<float>, record>(path, &img)) {
+    Halide::Runtime::Buffer<> raw;
+    if (!Halide::Tools::load<Halide::Runtime::Buffer<>, record>(path, &raw)) {
         throw Error("cannot read " + path + ": " +
                     (io_message.empty() ? "unsupported format (use .npy or .png)" : io_message));
     }
-    if (img.dimensions() == 3 && img.dim(2).extent() == 1) img = img.sliced(2, 0);  // grayscale
-    Halide::Runtime::Buffer<float> dense(img.copy());
-    return dense;
+    if (raw.type() != halide_type_of<uint8_t>() && raw.type() != halide_type_of<uint16_t>()) {
+        throw Error(path + ": expected an 8- or 16-bit image");
+    }
+    // Integer pixels become floats in [0, 1]; a one-channel image is 2-D (x, y).
+    const float scale = raw.type().bits == 8 ? 1.0f / 255.0f : 1.0f / 65535.0f;
+    if (raw.dimensions() == 3 && raw.dim(2).extent() == 1) raw = raw.sliced(2, 0);
+    std::vector<int> extents;
+    for (int d = 0; d < raw.dimensions(); d++) extents.push_back(raw.dim(d).extent());
+    Halide::Runtime::Buffer<float> img(extents);
+    if (raw.type().bits == 8) {
+        Halide::Runtime::Buffer<uint8_t> src(raw);
+        img.for_each_element([&](const int *pos) { img(pos) = src(pos) * scale; });
+    } else {
+        Halide::Runtime::Buffer<uint16_t> src(raw);
+        img.for_each_element([&](const int *pos) { img(pos) = src(pos) * scale; });
+    }
+    return img;
 }
 
 void write_array(Halide::Runtime::Buffer<float> &buf, const std::string &path) {

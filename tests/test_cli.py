@@ -77,6 +77,22 @@ class RunCommand(unittest.TestCase):
         self.assertEqual(out.shape, (17, 28))
         self.assertLessEqual(rel_err(out, ref), 1e-5)
 
+    def test_png_in_and_out(self):
+        inp = self.rng.uniform(0, 1, (21, 34)).astype(np.float32)  # PNG holds [0, 1]
+        p = run("blur3x3", "--schedule", "sliding", "--target", "cpu", self.save("in.npy", inp),
+                "-o", "out=" + self.path("blurred.png"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        # The 8-bit PNG, blurred again: (H, W) = (19, 32) in, (17, 30) out.
+        p = run("blur3x3", "--schedule", "inline", "--target", "cpu", "in=" + self.path("blurred.png"),
+                "-o", "out=" + self.path("out.npy"))
+        self.assertEqual(p.returncode, 0, p.stderr)
+        out = np.load(self.path("out.npy"))
+        self.assertEqual(out.shape, (17, 30))
+        d = inp.astype(np.float64)
+        once = sum(d[j:j + 19, i:i + 32] for j in range(3) for i in range(3)) / 9
+        twice = sum(once[j:j + 17, i:i + 30] for j in range(3) for i in range(3)) / 9
+        self.assertLessEqual(np.abs(out - twice).max(), 1.5 / 255)  # 8-bit quantization
+
     def assert_fails(self, p, *fragments):
         self.assertNotEqual(p.returncode, 0)
         for f in fragments:
