@@ -171,7 +171,7 @@ def ledger_function(fn_name, stmt_path):
     try:
         needed, body_sizes = set(), []
         for name, nbytes, extents in allocs:
-            body_sizes.append(f"int64_t({nbytes}) * {translate(extents.replace(' * ', ' * '), needed)}")
+            body_sizes.append(f"int64_t({nbytes}) * {translate(extents, needed)}")
         # Walk the lets backwards, keeping only those the sizes depend on.
         code, defined = [], set()
         for name, text in reversed(lets):
