@@ -23,6 +23,29 @@ bool record(bool condition, const char *msg) {
     return condition;
 }
 
+// Halide 21's save_npy puts the header's newline before its padding; the .npy format (and
+// numpy >= 2.5) wants the padding first and the newline last. Rewrites the header in place.
+bool fix_npy_header(const std::string &path) {
+    FILE *f = std::fopen(path.c_str(), "r+b");
+    if (!f) return false;
+    unsigned char head[10];
+    bool ok = std::fread(head, 1, sizeof(head), f) == sizeof(head) && head[6] == 1;
+    const size_t len = ok ? size_t(head[8]) | size_t(head[9]) << 8 : 0;
+    std::string header(len, ' ');
+    ok = ok && std::fread(&header[0], 1, len, f) == len;
+    const size_t end = header.find('}');
+    if (ok && end != std::string::npos && end + 2 <= len) {
+        std::string fixed = header.substr(0, end + 1);
+        fixed.append(len - fixed.size() - 1, ' ');
+        fixed.push_back('\n');
+        ok = std::fseek(f, sizeof(head), SEEK_SET) == 0 &&
+             std::fwrite(fixed.data(), 1, len, f) == len;
+    } else {
+        ok = false;
+    }
+    return std::fclose(f) == 0 && ok;
+}
+
 bool is_npy(const std::string &path) {
     return path.size() > 4 && path.substr(path.size() - 4) == ".npy";
 }
@@ -94,6 +117,10 @@ void write_array(Halide::Runtime::Buffer<float> &buf, const std::string &path) {
         Halide::Runtime::Buffer<> out(halide_type_of<float>(), reversed_extents(buf));
         std::memcpy(out.data(), buf.data(), buf.size_in_bytes());
         ok = Halide::Tools::save<Halide::Runtime::Buffer<>, record>(out, tmp);
+        if (ok && !fix_npy_header(tmp)) {
+            io_message = "could not finish the .npy header";
+            ok = false;
+        }
     } else {
         Halide::Runtime::Buffer<uint8_t> bytes(buf.width(), buf.height(),
                                                buf.dimensions() > 2 ? buf.channels() : 1);

@@ -10,8 +10,12 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import warnings
 
 import numpy as np
+
+# numpy < 2.5 only warns about a malformed .npy header; newer numpy refuses it. Refuse it here.
+warnings.simplefilter("error")
 
 FUSELAB = None
 
