@@ -39,7 +39,7 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
 // channels; its 2 x 2 x kb conv results accumulate in registers over the 3x3xC taps, relu and
 // the pool are applied in registers, and only the pooled outputs are stored. Each weight load
 // feeds 4 multiply-adds and each input load up to 4 kb. (Two pooled pixels a thread, to feed 8,
-// put the accumulators in local memory under GuardWithIf: see the notes in README.) CPU: conv
+// put the accumulators in local memory: GuardWithIf tails make their indices dynamic.) CPU: conv
 // strips of two rows computed per pooled row inside each parallel task.
 inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32,
                              int ty = 4) {
