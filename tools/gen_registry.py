@@ -11,7 +11,6 @@ The ledger comes from the statement, never from a hand-typed number:
   evaluate them for the buffers of any call.
 """
 import argparse
-import glob
 import os
 import re
 import sys
@@ -195,17 +194,6 @@ def ledger_function(fn_name, stmt_path):
         return kernels, len(allocs), None
 
 
-def stmt_for(path):
-    """Multi-target CPU libraries write one statement per target: use the first (best) one."""
-    if os.path.exists(path):
-        return path
-    base = path[:-len(".stmt")]
-    found = sorted(glob.glob(base + "-*.stmt"), key=len, reverse=True)
-    if not found:
-        raise SystemExit(f"gen_registry: no statement for {path}")
-    return found[0]
-
-
 def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -223,7 +211,7 @@ def main():
         decls.append(f'extern "C" const struct halide_filter_metadata_t *{lib}_metadata();')
         kernels, count, bytes_fn = -1, -1, "nullptr"
         if stmt:
-            kernels, count, fn = ledger_function(f"ledger_{lib}", stmt_for(stmt))
+            kernels, count, fn = ledger_function(f"ledger_{lib}", stmt)
             if target != "cuda":
                 kernels = 0
             if fn:

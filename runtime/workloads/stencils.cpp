@@ -7,25 +7,32 @@
 namespace fuselab::workloads_detail {
 namespace {
 
-// Output W x H from an input of (W + halo) x (H + halo).
-Size output_of(const Buffers &in, int halo) {
-    const auto &b = in.at("in");
-    return Size{b.dim(0).extent() - halo, b.dim(1).extent() - halo};
-}
-
-template <int K>
-Workload stencil_chain_k() {
+// What the 2-D stencils share: sizes are the output's W x H, the input carries a halo of
+// `Halo` pixels on the right and bottom.
+template <int Halo>
+Workload image_workload(const std::string &pipeline) {
     Workload w;
-    w.pipeline = "stencil_chain_k" + std::to_string(K);
+    w.pipeline = pipeline;
     w.size_format = "WxH";
     w.tolerance = 1e-5;
     w.cpu_sizes = {{4096, 4096}};
     w.cuda_sizes = {{8192, 8192}};
     w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}};
     w.shapes = [](const Size &s) {
-        return std::vector<ArgShape>{{"in", {s[0] + K, s[1] + K}, false},
+        return std::vector<ArgShape>{{"in", {s[0] + Halo, s[1] + Halo}, false},
                                      {"out", {s[0], s[1]}, true}};
     };
+    w.flops = [](const Size &) { return 0.0; };
+    w.size_of = [](const Buffers &in) {
+        const auto &b = in.at("in");
+        return Size{b.dim(0).extent() - Halo, b.dim(1).extent() - Halo};
+    };
+    return w;
+}
+
+template <int K>
+Workload stencil_chain_k() {
+    Workload w = image_workload<K>("stencil_chain_k" + std::to_string(K));
     w.reference = [](const Buffers &in, const Size &s) {
         const auto &src = in.at("in");
         Halide::Runtime::Buffer<double> cur(s[0] + K, s[1] + K);
@@ -39,25 +46,13 @@ Workload stencil_chain_k() {
         }
         return RefBuffers{{"out", std::move(cur)}};
     };
-    w.flops = [](const Size &) { return 0.0; };
-    w.size_of = [](const Buffers &in) { return output_of(in, K); };
     return w;
 }
 
 }  // namespace
 
 Workload blur3x3() {
-    Workload w;
-    w.pipeline = "blur3x3";
-    w.size_format = "WxH";
-    w.tolerance = 1e-5;
-    w.cpu_sizes = {{4096, 4096}};
-    w.cuda_sizes = {{8192, 8192}};
-    w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}};
-    w.shapes = [](const Size &s) {
-        return std::vector<ArgShape>{{"in", {s[0] + 2, s[1] + 2}, false},
-                                     {"out", {s[0], s[1]}, true}};
-    };
+    Workload w = image_workload<2>("blur3x3");
     w.reference = [](const Buffers &in, const Size &s) {
         const auto &src = in.at("in");
         Halide::Runtime::Buffer<double> out(s[0], s[1]);
@@ -70,8 +65,6 @@ Workload blur3x3() {
         });
         return RefBuffers{{"out", std::move(out)}};
     };
-    w.flops = [](const Size &) { return 0.0; };
-    w.size_of = [](const Buffers &in) { return output_of(in, 2); };
     return w;
 }
 
