@@ -6,9 +6,11 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "cupti.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
 #include "fuselab/registry.h"
@@ -18,15 +20,40 @@
 namespace fuselab::cli {
 namespace {
 
+constexpr int kTracedCalls = 5;  // calls traced with CUPTI per variant and size
+
 struct Row {
     std::string pipeline, size, schedule, target, kind;
-    Timing timing;
-    int kernels, intermediates;
-    int64_t intermediate_bytes, min_bytes;
-    double flops, rel_err;  // rel_err: NaN when not checked
-    bool ok;
+    Timing timing;  // repeats == 0: not timed (--once, or an error)
+    int kernels = -1, intermediates = -1;
+    int64_t intermediate_bytes = -1, min_bytes = 0;
+    double flops = 0, rel_err = NAN;  // rel_err: NaN when not checked
+    bool ok = true;
     std::string error;
     double speedup = NAN;  // over the pipeline's unfused baseline at this size
+    // --cupti: kernels and kernel-only time of each traced call, or why tracing failed.
+    std::vector<CallTrace> traced;
+    std::string trace_error;
+
+    bool launches_vary() const {
+        for (const CallTrace &t : traced) {
+            if (t.kernels != traced.front().kernels) return true;
+        }
+        return false;
+    }
+    // Kernels per call, when every traced call launched the same number (else -1).
+    int launches() const { return traced.empty() || launches_vary() ? -1 : traced[0].kernels; }
+    double kernel_us() const {  // median over the traced calls
+        if (traced.empty()) return NAN;
+        std::vector<double> us;
+        for (const CallTrace &t : traced) us.push_back(t.kernel_us);
+        std::sort(us.begin(), us.end());
+        return us[us.size() / 2];
+    }
+    // The measured count disagrees with the build-time ledger (which may not know: -1).
+    bool mismatch() const {
+        return !traced.empty() && kernels >= 0 && (launches_vary() || launches() != kernels);
+    }
 };
 
 bool is_baseline(const std::string &schedule) {
@@ -55,26 +82,24 @@ std::string cpu_model() {
 
 Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buffers,
             const RefBuffers *ref, const BenchOptions &opt) {
-    Row r{v.pipeline,
-          format_size(size),
-          v.schedule,
-          v.target,
-          v.kind,
-          {},
-          v.kernels,
-          v.intermediates,
-          intermediate_bytes_at(v, size),
-          min_bytes(w, size),
-          w.flops(size),
-          NAN,
-          true,
-          "",
-          NAN};
+    Row r;
+    r.pipeline = v.pipeline;
+    r.size = format_size(size);
+    r.schedule = v.schedule;
+    r.target = v.target;
+    r.kind = v.kind;
+    r.kernels = v.kernels;
+    r.intermediates = v.intermediates;
+    r.intermediate_bytes = intermediate_bytes_at(v, size);
+    r.min_bytes = min_bytes(w, size);
+    r.flops = w.flops(size);
     try {
         poison_outputs(w, size, buffers);
         Bindings args = bind(buffers);
         invoke(v, args);
-        if (ref) {
+        if (!ref) {
+            sync_outputs(v, args);  // errors surface here; a --once call has ended here
+        } else {
             double worst = 0;
             for (const auto &kv : *ref) {
                 auto &out = buffers.at(kv.first);
@@ -84,6 +109,7 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
             r.rel_err = worst;
             r.ok = worst <= w.tolerance;
         }
+        if (opt.once) return r;
         TimingOptions topt;
         topt.budget_s = opt.budget_s;
         r.timing = time_variant(v, args, topt);
@@ -94,14 +120,36 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
     return r;
 }
 
-void print_header() {
-    std::printf("\n%-16s %-15s %-13s %-6s %11s %7s %10s %9s %9s %8s  %s\n", "pipeline", "size",
-                "schedule", "target", "median us", "kernels", "interm MB", "GB/s", "GFLOP/s",
-                "speedup", "check");
+// A few more calls under CUPTI, after the timed ones: tracing never overlaps timing.
+void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
+    if (!r.error.empty()) return;
+    try {
+        Bindings args = bind(buffers);
+        r.traced = tracer.trace(
+            [&] {
+                invoke(v, args);
+                sync_outputs(v, args);
+            },
+            kTracedCalls);
+    } catch (const Error &e) {
+        r.trace_error = e.what();
+    }
 }
 
-void print_row(const Row &r) {
-    char gflops[32] = "-", speed[32] = "-", mb[32] = "?", check[64];
+void print_header(bool cupti) {
+    std::printf("\n%-16s %-15s %-13s %-6s %11s %7s", "pipeline", "size", "schedule", "target",
+                "median us", "kernels");
+    if (cupti) std::printf(" %8s %10s", "launches", "kernel us");
+    std::printf(" %10s %9s %9s %8s  %s\n", "interm MB", "GB/s", "GFLOP/s", "speedup", "check");
+}
+
+void print_row(const Row &r, bool cupti) {
+    char median[32] = "-", gbps[32] = "-", gflops[32] = "-", speed[32] = "-", mb[32] = "?",
+         check[64];
+    if (r.timing.median_us > 0) {
+        std::snprintf(median, sizeof(median), "%.1f", r.timing.median_us);
+        std::snprintf(gbps, sizeof(gbps), "%.0f", r.min_bytes / r.timing.median_us / 1e3);
+    }
     if (r.flops > 0 && r.timing.median_us > 0) {
         std::snprintf(gflops, sizeof(gflops), "%.0f", r.flops / r.timing.median_us / 1e3);
     }
@@ -116,22 +164,44 @@ void print_row(const Row &r) {
         std::snprintf(check, sizeof(check), "%s %.1e", r.ok ? "ok" : "WRONG", r.rel_err);
     }
     const std::string kernels = r.kernels < 0 ? "?" : std::to_string(r.kernels);
-    std::printf("%-16s %-15s %-13s %-6s %11.1f %7s %10s %9.0f %9s %8s  %s\n", r.pipeline.c_str(),
-                r.size.c_str(), r.schedule.c_str(), r.target.c_str(), r.timing.median_us,
-                kernels.c_str(), mb,
-                r.timing.median_us > 0 ? r.min_bytes / r.timing.median_us / 1e3 : 0.0, gflops,
-                speed, check);
+    std::printf("%-16s %-15s %-13s %-6s %11s %7s", r.pipeline.c_str(), r.size.c_str(),
+                r.schedule.c_str(), r.target.c_str(), median, kernels.c_str());
+    if (cupti) {
+        std::string launches = "-", kernel_us = "-";
+        if (!r.trace_error.empty()) {
+            launches = "ERROR";
+        } else if (!r.traced.empty()) {
+            launches = std::to_string(r.launches());
+            if (r.launches_vary()) {  // "2..3": the calls disagree
+                auto [lo, hi] = std::minmax_element(
+                    r.traced.begin(), r.traced.end(),
+                    [](const CallTrace &a, const CallTrace &b) { return a.kernels < b.kernels; });
+                launches = std::to_string(lo->kernels) + ".." + std::to_string(hi->kernels);
+            }
+            char us[32];
+            std::snprintf(us, sizeof(us), "%.1f", r.kernel_us());
+            kernel_us = us;
+        }
+        std::printf(" %8s %10s", launches.c_str(), kernel_us.c_str());
+    }
+    std::printf(" %10s %9s %9s %8s  %s%s\n", mb, gbps, gflops, speed, check,
+                r.mismatch() ? "  MISMATCH" : "");
     if (!r.error.empty()) std::printf("    error: %s\n", r.error.c_str());
+    if (!r.trace_error.empty()) std::printf("    error (cupti): %s\n", r.trace_error.c_str());
 }
 
-nlohmann::json to_json(const Row &r) {
+nlohmann::json or_null(double x) {
+    return std::isnan(x) ? nlohmann::json() : nlohmann::json(x);
+}
+
+nlohmann::json to_json(const Row &r, bool once) {
     nlohmann::json j = {{"workload", r.pipeline},
                         {"size", r.size},
                         {"name", r.schedule},
                         {"target", r.target},
                         {"kind", r.kind},
-                        {"median_us", r.timing.median_us},
-                        {"min_us", r.timing.min_us},
+                        {"median_us", once ? nlohmann::json() : nlohmann::json(r.timing.median_us)},
+                        {"min_us", once ? nlohmann::json() : nlohmann::json(r.timing.min_us)},
                         {"repeats", r.timing.repeats},
                         {"calls_per_repeat", r.timing.calls_per_repeat},
                         {"min_bytes", r.min_bytes},
@@ -144,6 +214,16 @@ nlohmann::json to_json(const Row &r) {
     j["rel_err"] = std::isnan(r.rel_err) ? nlohmann::json() : nlohmann::json(r.rel_err);
     j["speedup_vs_unfused"] = std::isnan(r.speedup) ? nlohmann::json() : nlohmann::json(r.speedup);
     if (!r.error.empty()) j["error"] = r.error;
+    if (!r.traced.empty()) {
+        nlohmann::json per_call = nlohmann::json::array();
+        for (const CallTrace &t : r.traced) per_call.push_back(t.kernels);
+        j["launches_measured"] =
+            r.launches() >= 0 ? nlohmann::json(r.launches()) : nlohmann::json();
+        j["launches_per_call"] = per_call;
+        j["kernel_us"] = or_null(r.kernel_us());
+        j["launch_mismatch"] = r.mismatch();
+    }
+    if (!r.trace_error.empty()) j["cupti_error"] = r.trace_error;
     return j;
 }
 
@@ -162,9 +242,21 @@ int bench_command(const BenchOptions &opt) {
     if (!opt.size.empty() && opt.pipelines.size() != 1)
         throw Error("--size needs exactly one --pipeline");
     for (const std::string &p : opt.pipelines) find_workload(p);  // unknown names fail early
+    // CUPTI sees CUDA kernels only; a run that cannot deliver what --cupti asks for stops here,
+    // before minutes of benchmarking.
+    if (opt.cupti && target != "cuda") {
+        throw Error(
+            "--cupti measures CUDA kernel launches, and this run's target is " + target +
+            (opt.target == "auto" ? " (no usable CUDA device: " + cuda_status().reason + ")" : "") +
+            "; drop --cupti, or use --target cuda on a GPU machine");
+    }
+    std::unique_ptr<CuptiTracer> tracer;
+    if (opt.cupti) tracer = std::make_unique<CuptiTracer>();
 
-    std::fprintf(stderr, "fuselab bench on %s (%s)\n", target.c_str(),
-                 target == "cuda" ? cuda_status().device.c_str() : cpu_model().c_str());
+    std::fprintf(stderr, "fuselab bench on %s (%s)%s\n", target.c_str(),
+                 target == "cuda" ? cuda_status().device.c_str() : cpu_model().c_str(),
+                 opt.once ? ", one call per variant and size" : "");
+    if (tracer) std::fprintf(stderr, "CUPTI: %s\n", tracer->description().c_str());
     std::vector<Row> rows;
     const auto started = std::chrono::steady_clock::now();
     for (const Workload &w : workloads()) {
@@ -196,46 +288,76 @@ int bench_command(const BenchOptions &opt) {
                              format_size(size).c_str());
                 rows.push_back(measure(*v, w, size, buffers, opt.check ? &ref : nullptr, opt));
             }
+            if (tracer) {  // after every variant of this size has been timed
+                std::fprintf(stderr, "  tracing %zu variants with CUPTI, %d calls each\n",
+                             vs.size(), kTracedCalls);
+                for (size_t i = first; i < rows.size(); i++)
+                    trace(rows[i], *vs[i - first], buffers, *tracer);
+            }
             double base = NAN;
             for (size_t i = first; i < rows.size(); i++) {
                 if (is_baseline(rows[i].schedule) && rows[i].error.empty())
                     base = rows[i].timing.median_us;
             }
             for (size_t i = first; i < rows.size(); i++) {
-                if (rows[i].error.empty()) rows[i].speedup = base / rows[i].timing.median_us;
+                if (rows[i].error.empty() && !opt.once)
+                    rows[i].speedup = base / rows[i].timing.median_us;
             }
         }
     }
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
 
-    print_header();
+    print_header(opt.cupti);
     std::string last;
     for (const Row &r : rows) {
         if (!last.empty() && last != r.pipeline + r.size) std::printf("\n");
         last = r.pipeline + r.size;
-        print_row(r);
+        print_row(r, opt.cupti);
     }
-    std::printf(
-        "\n%zu variant runs in %.0f s. GB/s counts the fewest bytes a call must move; speedup is "
-        "over "
-        "the unfused baseline.\n",
-        rows.size(), elapsed);
+    if (opt.once) {
+        std::printf("\n%zu variant runs in %.0f s, one call each, not timed.\n", rows.size(),
+                    elapsed);
+    } else {
+        std::printf(
+            "\n%zu variant runs in %.0f s. GB/s counts the fewest bytes a call must move; speedup "
+            "is over the unfused baseline.\n",
+            rows.size(), elapsed);
+    }
+    if (opt.cupti) {
+        std::printf(
+            "launches: kernels per call measured with CUPTI over %d calls after the timed ones "
+            "(\"a..b\": the calls differ); kernel us: their summed GPU time per call, median.\n",
+            kTracedCalls);
+        bool header = false;
+        for (const Row &r : rows) {
+            if (!r.mismatch() && !r.launches_vary()) continue;
+            if (!header) std::printf("\nLaunch counts that disagree with the ledger or vary:\n");
+            header = true;
+            std::string ledger = r.kernels < 0 ? "?" : std::to_string(r.kernels), per_call;
+            for (const CallTrace &t : r.traced) per_call += " " + std::to_string(t.kernels);
+            std::printf("  %s %s/%s/%s %s: ledger %s, measured per call:%s\n",
+                        r.mismatch() ? "MISMATCH" : "VARIES", r.pipeline.c_str(),
+                        r.schedule.c_str(), r.target.c_str(), r.size.c_str(), ledger.c_str(),
+                        per_call.c_str());
+        }
+    }
 
     if (!opt.json.empty()) {
         nlohmann::json records = nlohmann::json::array();
-        for (const Row &r : rows) records.push_back(to_json(r));
-        nlohmann::json doc = {{"meta",
-                               {{"date", now_utc()},
-                                {"target", target},
-                                {"device", target == "cuda" ? cuda_status().device : cpu_model()},
-                                {"cpu", cpu_model()}}},
-                              {"records", records}};
+        for (const Row &r : rows) records.push_back(to_json(r, opt.once));
+        nlohmann::json meta = {{"date", now_utc()},
+                               {"target", target},
+                               {"device", target == "cuda" ? cuda_status().device : cpu_model()},
+                               {"cpu", cpu_model()}};
+        if (opt.once) meta["once"] = true;
+        if (tracer) meta["cupti"] = {{"library", tracer->description()}, {"calls", kTracedCalls}};
+        nlohmann::json doc = {{"meta", meta}, {"records", records}};
         std::ofstream(opt.json) << doc.dump(2) << "\n";
         std::fprintf(stderr, "wrote %s\n", opt.json.c_str());
     }
     // A wrong answer fails the run; a variant that refuses a size (an autoscheduled schedule below
-    // its tile size) is reported in its row and does not.
+    // its tile size) is reported in its row and does not, nor does a launch count MISMATCH.
     bool any_wrong = false;
     for (const Row &r : rows) any_wrong |= r.error.empty() && !r.ok;
     return any_wrong ? 2 : 0;

@@ -8,6 +8,7 @@ namespace fuselab::cli {
 
 struct ListOptions {
     std::string target;  // "", "cpu" or "cuda"
+    bool sizes = false;  // one line per variant and default bench size, for scripts
 };
 int list_command(const ListOptions &opt);
 
@@ -18,6 +19,8 @@ struct BenchOptions {
     std::string json;  // also write the table here
     double budget_s = 0.4;
     bool check = true;
+    bool once = false;   // one call per variant and size: no warm-up, no timing (for ncu)
+    bool cupti = false;  // after timing, trace a few calls with CUPTI: launches, kernel time
 };
 int bench_command(const BenchOptions &opt);
 

@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
-# One call on the GPU machine: the tests, the bench on CUDA (and under Halide 21's 64-register cap),
-# then the PyTorch peers. Executables come prebuilt in $BIN (no Halide there); logs go to $OUT.
-# Usage: bench/gpu_run.sh fuselab, then bench/gpu_run.sh peers in the same session; then, here,
-# python3 bench/report.py --run DIR --out bench/results on the folder both wrote.
+# One call on the GPU machine: the tests, the bench on CUDA (with CUPTI's measured launches and
+# kernel time, and under Halide 21's 64-register cap), then the PyTorch peers. Executables come
+# prebuilt in $BIN (no Halide there), with libcupti.so.12 beside them; logs go to $OUT.
+# Usage: bench/gpu_run.sh fuselab, then bench/gpu_run.sh peers in the same session (and, for
+# Nsight Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable); then, here,
+# python3 bench/report.py --run DIR --out bench/results on the folder they wrote.
 set -uo pipefail
 BIN="${BIN:-.carry}"
 OUT="${OUT:-/tmp/fuselab-gpu}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
+# --cupti's library: the copy carried beside the executables, unless the caller chose one.
+if [ -z "${FUSELAB_CUPTI_LIB:-}" ] && [ -f "$BIN/libcupti.so.12" ]; then
+    export FUSELAB_CUPTI_LIB="$BIN/libcupti.so.12"
+fi
 case "${1:-fuselab}" in
 fuselab)
     {
@@ -16,7 +22,7 @@ fuselab)
         grep -m1 "model name" /proc/cpuinfo; nproc
     } > "$OUT/machine.txt" 2>&1
     "$BIN/fuselab_tests" 2>&1 | tee "$OUT/tests.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED) |NOTE|Failure" | head -40
-    "$BIN/fuselab" bench --target cuda --json "$OUT/bench_cuda.json" 2>"$OUT/bench_cuda.err" | tee "$OUT/bench_cuda.txt"
+    "$BIN/fuselab" bench --target cuda --cupti --json "$OUT/bench_cuda.json" 2>"$OUT/bench_cuda.err" | tee "$OUT/bench_cuda.txt"
     HL_CUDA_JIT_MAX_REGISTERS=64 "$BIN/fuselab" bench --target cuda --pipeline conv_relu_pool \
         --schedule tiled --schedule inline_all --no-check --json "$OUT/bench_cuda_regs64.json" \
         2>>"$OUT/bench_cuda.err" | tee "$OUT/bench_cuda_regs64.txt"
@@ -28,6 +34,11 @@ fuselab)
         done
     done
     python3 -c 'import json, glob, sys; json.dump([r for f in sorted(glob.glob("/tmp/sweep_*.json")) for r in json.load(open(f))["records"]], sys.stdout, indent=1)' > "$OUT/sweep.json"
+    ;;
+ncu)
+    shift
+    bash bench/ncu_run.sh "$OUT/ncu" "$@"
+    python3 bench/ncu_table.py "$OUT/ncu" | tee "$OUT/ncu.md"
     ;;
 peers)
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/machine_peers.txt" 2>&1

@@ -7,6 +7,17 @@
 namespace fuselab::cli {
 
 int list_command(const ListOptions &opt) {
+    if (opt.sizes) {
+        for (const Variant &v : variants()) {
+            if (!opt.target.empty() && opt.target != v.target) continue;
+            const Workload &w = find_workload(v.pipeline);
+            for (const Size &size : v.is_cuda() ? w.cuda_sizes : w.cpu_sizes) {
+                std::printf("%s %s %s %s\n", v.pipeline, v.schedule, v.target,
+                            format_size(size).c_str());
+            }
+        }
+        return 0;
+    }
     std::printf("%-18s %-14s %-5s %-9s %7s %7s %12s  %s\n", "pipeline", "schedule", "target",
                 "kind", "kernels", "interm", "interm MB", "what it fuses");
     for (const Variant &v : variants()) {

@@ -14,6 +14,9 @@ int main(int argc, char **argv) {
     auto *list_cmd = app.add_subcommand("list", "List every compiled variant with its ledger");
     list_cmd->add_option("--target", list.target, "Only this target")
         ->check(CLI::IsMember({"cpu", "cuda"}));
+    list_cmd->add_flag("--sizes", list.sizes,
+                       "Instead, one line per variant and default bench size: PIPELINE SCHEDULE "
+                       "TARGET SIZE");
 
     BenchOptions bench;
     auto *bench_cmd = app.add_subcommand("bench", "Time every strategy side by side");
@@ -25,8 +28,19 @@ int main(int argc, char **argv) {
                           "One size instead of the defaults (N, WxH or WxHxCxK)");
     bench_cmd->add_option("--json", bench.json, "Also write the results as JSON to this file");
     bench_cmd->add_option("--budget", bench.budget_s, "Seconds of timing per variant and size");
-    bench_cmd->add_flag("!--no-check", bench.check,
-                        "Skip checking each output against the float64 reference");
+    auto *check = bench_cmd->add_flag(
+        "--check,!--no-check", bench.check,
+        "Check (the default, except with --once) or skip checking each output against the "
+        "float64 reference");
+    auto *once = bench_cmd->add_flag(
+        "--once", bench.once,
+        "Call each variant exactly once per size: no warm-up, no timing, no check unless "
+        "--check (so that ncu over the process profiles one call)");
+    bench_cmd
+        ->add_flag("--cupti", bench.cupti,
+                   "After timing each CUDA variant, trace 5 more calls with CUPTI: kernels "
+                   "launched and kernel-only GPU time per call, against the ledger")
+        ->excludes(once);
 
     RunOptions run;
     auto *run_cmd = app.add_subcommand("run", "Run one variant on .npy (or PNG) files");
@@ -39,6 +53,7 @@ int main(int argc, char **argv) {
         ->required();
 
     CLI11_PARSE(app, argc, argv);
+    if (bench.once && check->count() == 0) bench.check = false;
     try {
         if (*list_cmd) return list_command(list);
         if (*bench_cmd) return bench_command(bench);

@@ -1,38 +1,40 @@
 #!/usr/bin/env bash
-# Measured traffic and launches: Nsight Compute over one call of each variant (via `fuselab run`
-# on .npy files), DRAM bytes read and written per kernel. Runs on the GPU machine; the clocks are
-# left as they are (--clock-control none). Usage: bench/ncu_run.sh OUTFILE
+# Measured traffic and launches: Nsight Compute over one call of every CUDA variant at each of its
+# default sizes (`fuselab bench --once`), one ncu process per (variant, size): DRAM bytes read and
+# written and the GPU time of each kernel, beside the ledger (the --json record of the same run).
+# Runs on the GPU machine; the clocks are left as they are (--clock-control none); ncu flushes the
+# caches before each kernel (its default), so small sizes read from DRAM what a loop finds in L2.
+#
+# Usage: bench/ncu_run.sh OUTDIR [PIPELINE...], then python3 bench/ncu_table.py OUTDIR.
+# Per (variant, size), OUTDIR gets P__S__SIZE.csv (ncu's rows), .json (fuselab's record), .log
+# (everything else) and .rc (exit status). Resumable: a run whose .rc is 0 is not redone unless
+# FORCE=1, so the list can be taken in parts within a time limit.
 set -uo pipefail
 BIN="${BIN:-.carry}"
-out="$1"
-d=/tmp/fuselab-ncu
-mkdir -p "$d"
-python3 - "$d" <<'PY'
-import sys, numpy as np
-d = sys.argv[1]
-r = np.random.default_rng(1)
-u = lambda *s: r.uniform(-1, 1, s).astype(np.float32)
-for n in ["a", "b", "x", "y"]:
-    np.save(f"{d}/{n}.npy", u(1 << 24))
-np.save(f"{d}/in.npy", u(4098, 4098))
-np.save(f"{d}/input.npy", u(3, 1080, 1920))
-np.save(f"{d}/weights.npy", u(16, 3, 3, 3))
-np.save(f"{d}/bias.npy", u(16))
-PY
-ncu_one() {  # pipeline schedule inputs... -- outputs...
-    local p=$1 s=$2; shift 2
-    echo "### $p $s"
-    timeout 120 ncu --clock-control none --csv --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
-        "$BIN/fuselab" run "$p" --schedule "$s" --target cuda "$@" 2>&1 | grep -E '^"[0-9]' || echo "ncu failed"
-}
-{
-    for s in unfused fused seed_unfused seed_fused; do
-        ncu_one add_relu $s a=$d/a.npy b=$d/b.npy -o out=$d/o.npy
-    done
-    for s in unfused grouped5 fused; do ncu_one pointwise_chain $s x=$d/x.npy -o out=$d/o.npy; done
-    for s in separate horizontal; do ncu_one branches $s x=$d/x.npy -o out1=$d/o.npy; done
-    for s in root inline_rows tiled; do ncu_one blur3x3 $s in=$d/in.npy -o out=$d/o.npy; done
-    for s in unfused relu_inlined tiled; do
-        ncu_one conv_relu_pool $s input=$d/input.npy weights=$d/weights.npy bias=$d/bias.npy -o out=$d/o.npy
-    done
-} > "$out" 2>&1
+NCU="${NCU:-ncu}"
+TIMEOUT="${NCU_TIMEOUT:-300}"  # seconds per (variant, size)
+out="${1:?usage: bench/ncu_run.sh OUTDIR [PIPELINE...]}"
+shift
+mkdir -p "$out"
+"$BIN/fuselab" list --target cuda --sizes > "$out/variants.txt" || exit 1
+failed=0
+while read -r p s _ size; do
+    [ $# -eq 0 ] || [[ " $* " == *" $p "* ]] || continue
+    base="$out/${p}__${s}__${size}"
+    [ -z "${FORCE:-}" ] && [ "$(cat "$base.rc" 2>/dev/null)" = 0 ] && continue
+    echo "ncu: $p $s $size" >&2
+    # stdin from /dev/null: neither ncu nor fuselab may eat this loop's list.
+    timeout "$TIMEOUT" "$NCU" --clock-control none --csv \
+        --metrics dram__bytes_read.sum,dram__bytes_write.sum,gpu__time_duration.sum \
+        "$BIN/fuselab" bench --target cuda --pipeline "$p" --schedule "$s" --size "$size" \
+        --once --no-check --json "$base.json" < /dev/null > "$base.log" 2>&1
+    rc=$?
+    echo "$rc" > "$base.rc"
+    grep -E '^"' "$base.log" > "$base.csv"  # ncu's CSV rows; the log keeps the rest
+    if [ "$rc" != 0 ]; then
+        echo "ncu: $p $s $size failed (exit $rc$([ "$rc" = 124 ] && echo ", timed out after ${TIMEOUT} s")); see $base.log" >&2
+        failed=$((failed + 1))
+    fi
+done < "$out/variants.txt"
+echo "ncu: done, $failed failed; python3 bench/ncu_table.py $out" >&2
+[ "$failed" = 0 ]

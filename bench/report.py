@@ -5,7 +5,10 @@
 
 DIR holds what bench/gpu_run.sh wrote in one session: machine.txt, bench_cuda.json (fuselab's
 strategies and the seed's CUDA kernels), peers.json (PyTorch eager and torch.compile, same
-machine, same sizes), and optionally bench_cuda_regs64.json (under Halide 21's register cap).
+machine, same sizes), and optionally bench_cuda_regs64.json (under Halide 21's register cap) and
+ncu/ (bench/ncu_run.sh: DRAM bytes per call from Nsight Compute, into dram_bytes). kernel_us and
+launches_measured come from `fuselab bench --cupti` (CUPTI: kernel-only GPU time per call, median,
+and kernels launched per call), where the run measured them.
 floor_us is the larger of the bytes floor (fewest bytes / the device copy bandwidth measured by
 peers.py in the same run) and, for conv_relu_pool, the arithmetic floor at the fp32 datasheet
 rate (67 TFLOP/s, a lead, not a measurement).
@@ -85,21 +88,32 @@ def main():
     regs_path = os.path.join(args.run, "bench_cuda_regs64.json")
     regs64 = load(regs_path)["records"] if os.path.exists(regs_path) else []
     copy_gbps = peers["meta"].get("copy_bandwidth_GBps")
+    ncu = {}
+    if os.path.isdir(os.path.join(args.run, "ncu")):
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import ncu_table
+        ncu = {k: v for k, v in ncu_table.load(os.path.join(args.run, "ncu")).items()
+               if v["rc"] == "0" and "read" in v and not v["record"].get("error")}
 
     records = []
     for r in fl["records"]:
+        n = ncu.get((r["workload"], r["size"], r["name"]))
+        dram = n["read"] + n["write"] if n else None
         records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": r["kind"],
                         "median_us": r["median_us"], "kernels": r.get("kernels"),
                         "intermediate_bytes": r.get("intermediate_bytes"), "min_bytes": r["min_bytes"],
-                        "flops": r.get("flops"), "dram_bytes": None, "ok": r["ok"], "rel_err": r.get("rel_err"),
-                        "error": r.get("error")})
+                        "flops": r.get("flops"), "dram_bytes": dram, "ok": r["ok"], "rel_err": r.get("rel_err"),
+                        "error": r.get("error"), "kernel_us": r.get("kernel_us"),
+                        "launches_measured": r.get("launches_measured"),
+                        "launches_per_call": r.get("launches_per_call")})
     for r in peers["records"]:
         if r["workload"] == "copy":
             continue
         records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": "peer",
                         "median_us": r.get("median_us"), "kernels": None, "intermediate_bytes": None,
                         "min_bytes": r.get("min_bytes"), "flops": None, "dram_bytes": None, "ok": r.get("ok"),
-                        "rel_err": r.get("max_rel_err"), "error": r.get("error")})
+                        "rel_err": r.get("max_rel_err"), "error": r.get("error"), "kernel_us": None,
+                        "launches_measured": None})
     flops_of = {(r["workload"], r["size"]): r.get("flops") for r in records if r.get("flops")}
     for r in records:
         floor = None
@@ -133,7 +147,10 @@ def main():
              "- machine:", "", "```", machine, "```", "",
              "Times are medians in microseconds. fuselab times back-to-back calls (device sync per batch); "
              "peers use triton's do_bench (L2 flushed before each call). floor: fewest bytes over the copy "
-             "bandwidth, or for conv the fp32 datasheet rate. Raw logs are in the run folder beside this file.",
+             "bandwidth, or for conv the fp32 datasheet rate. kernels: the build-time ledger; launches and "
+             "kernel us: measured with CUPTI over a few calls after the timed ones (kernels per call, and "
+             "their summed GPU time per call), MISMATCH where the count disagrees with the ledger; DRAM MB: "
+             "Nsight Compute over one call (caches flushed). Raw logs are in the run folder beside this file.",
              ""]
     lines += ["## Targets (issue 4)", "", "| workload | size | target | best fuselab | us | reference | us | holds |",
               "|---|---|---|---|---|---|---|---|"]
@@ -155,8 +172,9 @@ def main():
     lines.append("")
     for (wl, size), rows in groups.items():
         rows = sorted(rows, key=lambda r: r.get("median_us") or 1e30)
-        lines += [f"## {wl} {size}", "", "| name | kind | median us | kernels | interm MB | floor us | % of floor | check |",
-                  "|---|---|---|---|---|---|---|---|"]
+        lines += [f"## {wl} {size}", "",
+                  "| name | kind | median us | kernel us | kernels | launches | interm MB | DRAM MB | floor us | "
+                  "% of floor | check |", "|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             med = r.get("median_us")
             pct = f"{100 * r['floor_us'] / med:.0f}%" if med and r.get("floor_us") else "-"
@@ -164,9 +182,18 @@ def main():
             im = f"{im / 1e6:.1f}" if im is not None else "-"
             floor = f"{r['floor_us']:.1f}" if r.get("floor_us") else "-"
             kernels = r["kernels"] if r["kernels"] is not None else "-"
+            launches = r.get("launches_measured")
+            per_call = r.get("launches_per_call")
+            if launches is not None:
+                launches = str(launches) + (" MISMATCH" if r["kernels"] is not None and launches != r["kernels"] else "")
+            else:  # the traced calls launched different numbers of kernels
+                launches = f"{min(per_call)}..{max(per_call)} VARIES" if per_call else "-"
+            kus = f"{r['kernel_us']:.1f}" if r.get("kernel_us") is not None else "-"
+            dram = f"{r['dram_bytes'] / 1e6:.1f}" if r.get("dram_bytes") is not None else "-"
             check = "ok" if r["ok"] else ("ERROR: " + str(r.get("error"))[:60] if r.get("error") else "WRONG")
-            lines.append(f"| {r['name']} | {r['kind']} | {med:.1f} | {kernels} | {im} | {floor} | {pct} | {check} |"
-                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | {check} |")
+            lines.append(f"| {r['name']} | {r['kind']} | {med:.1f} | {kus} | {kernels} | {launches} | {im} | {dram} | "
+                         f"{floor} | {pct} | {check} |"
+                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | - | {check} |")
         lines.append("")
     if regs64:
         lines += ["## Register pressure (seed §1.6): the same kernels under Halide 21's 64-register cap", "",

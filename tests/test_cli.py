@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """End-to-end tests of `fuselab run` on .npy files: numpy writes the inputs, fuselab runs a
 variant, numpy reads the outputs back and compares them with a float64 reference written here
-from WORKLOADS.md. Also the error cases: each must fail clearly and leave no output file.
+from WORKLOADS.md. Also the error cases: each must fail clearly and leave no output file. And the
+parts of `fuselab bench` that need no GPU: --once (what ncu_run.sh profiles) and --cupti's refusal.
 
     python3 tests/test_cli.py PATH/TO/fuselab
 """
@@ -20,8 +21,12 @@ warnings.simplefilter("error")
 FUSELAB = None
 
 
+def fuselab(*args):
+    return subprocess.run([FUSELAB, *args], capture_output=True, text=True)
+
+
 def run(*args):
-    return subprocess.run([FUSELAB, "run", *args], capture_output=True, text=True)
+    return fuselab("run", *args)
 
 
 def rel_err(out, ref):
@@ -145,6 +150,58 @@ class RunCommand(unittest.TestCase):
                 self.save("b.npy", self.uniform(4)), "-o", "out=" + self.path("no_such_dir/out.npy"))
         self.assertNotEqual(p.returncode, 0)
         self.assertIn("cannot write", p.stderr)
+
+
+class BenchCommand(unittest.TestCase):
+    def setUp(self):
+        self.json = os.path.join(tempfile.mkdtemp(), "bench.json")
+
+    def records(self):
+        import json
+        with open(self.json) as f:
+            return json.load(f)
+
+    def test_cupti_refused_on_cpu(self):
+        # CUPTI traces CUDA kernels only: a CPU run with --cupti stops at once, saying why. Without
+        # a GPU, --target auto means the CPU.
+        no_gpu = "no usable CUDA device" in fuselab("bench", "--target", "cuda", "--pipeline", "-").stderr
+        for target in ["cpu", "auto"] if no_gpu else ["cpu"]:
+            p = fuselab("bench", "--target", target, "--cupti", "--pipeline", "add_relu")
+            self.assertEqual(p.returncode, 1, p.stderr)
+            self.assertIn("--cupti measures CUDA kernel launches", p.stderr)
+            self.assertIn("target is cpu", p.stderr)
+            self.assertEqual(p.stdout, "")
+
+    def test_cupti_excludes_once(self):
+        p = fuselab("bench", "--target", "cpu", "--once", "--cupti")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("excludes", p.stderr)
+
+    def test_once_calls_each_variant_once_unchecked(self):
+        p = fuselab("list", "--target", "cpu", "--sizes")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        lines = [l.split() for l in p.stdout.splitlines()]
+        self.assertTrue(lines and all(len(f) == 4 and f[2] == "cpu" for f in lines), p.stdout)
+        expected = sorted((f[1], f[3]) for f in lines if f[0] == "add_relu")
+        p = fuselab("bench", "--target", "cpu", "--once", "--pipeline", "add_relu", "--json", self.json)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        doc = self.records()
+        self.assertTrue(doc["meta"]["once"])
+        self.assertEqual(sorted((r["name"], r["size"]) for r in doc["records"]), expected)
+        for r in doc["records"]:
+            self.assertIsNone(r["median_us"])
+            self.assertIsNone(r["rel_err"])  # no check unless asked
+        self.assertIn("one call each, not timed", p.stdout)
+
+    def test_once_checks_when_asked(self):
+        p = fuselab("bench", "--target", "cpu", "--once", "--check", "--pipeline", "add_relu",
+                    "--schedule", "fused", "--schedule", "unfused", "--size", "1001", "--json", self.json)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        rs = self.records()["records"]
+        self.assertEqual(sorted(r["name"] for r in rs), ["fused", "unfused"])
+        for r in rs:
+            self.assertTrue(r["ok"])
+            self.assertLessEqual(r["rel_err"], 1e-6)
 
 
 if __name__ == "__main__":

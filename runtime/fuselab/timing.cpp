@@ -15,16 +15,6 @@ double seconds_since(Clock::time_point t0) {
     return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-void sync_outputs(const Variant &v, const Bindings &args) {
-    if (!v.is_cuda()) return;
-    const halide_filter_metadata_t *md = v.metadata();
-    for (int i = 0; i < md->num_arguments; i++) {
-        if (md->arguments[i].kind == halide_argument_kind_output_buffer) {
-            device_sync(args.at(md->arguments[i].name), v.name());
-        }
-    }
-}
-
 // Seconds per call over `calls` back-to-back calls, ending with a device sync.
 double run_batch(const Variant &v, const Bindings &args, int calls) {
     const auto t0 = Clock::now();
@@ -34,6 +24,16 @@ double run_batch(const Variant &v, const Bindings &args, int calls) {
 }
 
 }  // namespace
+
+void sync_outputs(const Variant &v, const Bindings &args) {
+    if (!v.is_cuda()) return;
+    const halide_filter_metadata_t *md = v.metadata();
+    for (int i = 0; i < md->num_arguments; i++) {
+        if (md->arguments[i].kind == halide_argument_kind_output_buffer) {
+            device_sync(args.at(md->arguments[i].name), v.name());
+        }
+    }
+}
 
 Timing time_variant(const Variant &v, const Bindings &args, const TimingOptions &opt) {
     // Warm-up: module load and JIT, allocation caches, page faults.

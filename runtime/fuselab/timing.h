@@ -23,4 +23,7 @@ struct TimingOptions {
 
 Timing time_variant(const Variant &v, const Bindings &args, const TimingOptions &opt = {});
 
+// Waits for the device work that writes the variant's outputs (nothing to wait for on the CPU).
+void sync_outputs(const Variant &v, const Bindings &args);
+
 }  // namespace fuselab
