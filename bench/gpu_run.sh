@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One call on the GPU machine: the tests, the bench on CUDA (with CUPTI's measured launches and
-# kernel time, and under Halide 21's 64-register cap), then the PyTorch peers. Executables come
+# kernel time, and a register-cap sweep), then the PyTorch peers. Executables come
 # prebuilt in $BIN (no Halide there), with libcupti.so.12 beside them; logs go to $OUT.
 # Usage: bench/gpu_run.sh fuselab, then bench/gpu_run.sh peers in the same session (and, for
 # Nsight Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable); then, here,
@@ -23,9 +23,12 @@ fuselab)
     } > "$OUT/machine.txt" 2>&1
     "$BIN/fuselab_tests" 2>&1 | tee "$OUT/tests.log" | grep -E "^\[  (PASSED|FAILED|SKIPPED) |NOTE|Failure" | head -40
     "$BIN/fuselab" bench --target cuda --cupti --json "$OUT/bench_cuda.json" 2>"$OUT/bench_cuda.err" | tee "$OUT/bench_cuda.txt"
-    HL_CUDA_JIT_MAX_REGISTERS=64 "$BIN/fuselab" bench --target cuda --pipeline conv_relu_pool \
-        --schedule tiled --schedule inline_all --no-check --json "$OUT/bench_cuda_regs64.json" \
-        2>>"$OUT/bench_cuda.err" | tee "$OUT/bench_cuda_regs64.txt"
+    # Register pressure (seed §1.6): the largest fused kernel under several JIT register caps.
+    for r in 64 96 128 168 255; do
+        HL_CUDA_JIT_MAX_REGISTERS=$r "$BIN/fuselab" bench --target cuda --pipeline conv_relu_pool \
+            --schedule tiled --no-check --budget 0.3 --json "$OUT/bench_cuda_regs$r.json" \
+            2>>"$OUT/bench_cuda.err" | tee -a "$OUT/bench_cuda_regs.txt"
+    done
     # Launch cost against traffic (seed §1.5): add_relu and pointwise_chain from N = 2^10 to 2^28.
     for p in add_relu pointwise_chain; do
         for e in 10 12 14 16 18 20 22 24 26 28; do

@@ -5,7 +5,7 @@
 
 DIR holds what bench/gpu_run.sh wrote in one session: machine.txt, bench_cuda.json (fuselab's
 strategies and the seed's CUDA kernels), peers.json (PyTorch eager and torch.compile, same
-machine, same sizes), and optionally bench_cuda_regs64.json (under Halide 21's register cap) and
+machine, same sizes), and optionally bench_cuda_regsN.json (a register-cap sweep) and
 ncu/ (bench/ncu_run.sh: DRAM bytes per call from Nsight Compute, into dram_bytes). kernel_us and
 launches_measured come from `fuselab bench --cupti` (CUPTI: kernel-only GPU time per call, median,
 and kernels launched per call), where the run measured them.
@@ -14,8 +14,10 @@ peers.py in the same run) and, for conv_relu_pool, the arithmetic floor at the f
 rate (67 TFLOP/s, a lead, not a measurement).
 """
 import argparse
+import glob
 import json
 import os
+import re
 import sys
 
 FP32_PEAK_FLOPS = 67e12  # H200 SXM datasheet fp32 (a lead, not a measurement)
@@ -85,8 +87,12 @@ def main():
     fl = load(os.path.join(args.run, "bench_cuda.json"))
     peers = load(os.path.join(args.run, "peers.json"))
     machine = open(os.path.join(args.run, "machine.txt")).read().strip()
-    regs_path = os.path.join(args.run, "bench_cuda_regs64.json")
-    regs64 = load(regs_path)["records"] if os.path.exists(regs_path) else []
+    # bench_cuda_regsN.json: the register-cap sweep (HL_CUDA_JIT_MAX_REGISTERS=N).
+    regs = {}
+    for path in glob.glob(os.path.join(args.run, "bench_cuda_regs*.json")):
+        cap = int(re.search(r"regs(\d+)\.json$", path).group(1))
+        for r in load(path)["records"]:
+            regs.setdefault((r["workload"], r["size"], r["name"]), {})[cap] = r["median_us"]
     copy_gbps = peers["meta"].get("copy_bandwidth_GBps")
     ncu = {}
     if os.path.isdir(os.path.join(args.run, "ncu")):
@@ -195,13 +201,15 @@ def main():
                          f"{floor} | {pct} | {check} |"
                          if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | - | {check} |")
         lines.append("")
-    if regs64:
-        lines += ["## Register pressure (seed §1.6): the same kernels under Halide 21's 64-register cap", "",
-                  "| workload | size | name | us at 64 regs | us at 255 regs |", "|---|---|---|---|---|"]
-        for r in regs64:
-            same = [x for x in records if (x["workload"], x["size"], x["name"]) == (r["workload"], r["size"], r["name"])]
-            lines.append(f"| {r['workload']} | {r['size']} | {r['name']} | {r['median_us']:.1f} | "
-                         f"{same[0]['median_us']:.1f} |" if same else "")
+    if regs:
+        caps = sorted({c for v in regs.values() for c in v})
+        lines += ["## Register pressure (seed §1.6): median us under each JIT register cap "
+                  "(HL_CUDA_JIT_MAX_REGISTERS; Halide 21's default is 64, fuselab's 128)", "",
+                  "| workload | size | name | " + " | ".join(f"{c} regs" for c in caps) + " |",
+                  "|---|---|---|" + "---|" * len(caps)]
+        for (w, s, n), by_cap in sorted(regs.items()):
+            cells = " | ".join(f"{by_cap[c]:.1f}" if by_cap.get(c) else "-" for c in caps)
+            lines.append(f"| {w} | {s} | {n} | {cells} |")
         lines.append("")
     sweep_path = os.path.join(args.run, "sweep.json")
     if os.path.exists(sweep_path):

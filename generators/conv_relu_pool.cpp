@@ -20,6 +20,11 @@ void ConvReluPool::generate() {
     weights.dim(1).set_bounds(0, 3);
     weights.dim(2).set_bounds(0, input.dim(2).extent());
     weights.dim(3).set_min(0);
+    // Weights are dense in PyTorch's [k][c][ky][kx] order, so that a schedule can address every
+    // tap of a channel group from one pointer.
+    weights.dim(1).set_stride(3);
+    weights.dim(2).set_stride(9);
+    weights.dim(3).set_stride(9 * input.dim(2).extent());
     bias.dim(0).set_bounds(0, weights.dim(3).extent());
     out.dim(0).set_bounds(0, input.dim(0).extent() / 2);
     out.dim(1).set_bounds(0, input.dim(1).extent() / 2);

@@ -8,7 +8,7 @@ void PointwiseChain::generate() {
     s3(i) = max(0.0f, s2(i));
     s4(i) = 0.75f * s3(i);
     s5(i) = s4(i) - 0.1f;
-    s6(i) = tanh(s5(i));
+    s6(i) = tanh_for(s5(i), get_target());
     s7(i) = 2.0f * s6(i);
     s8(i) = s7(i) + 1.0f;
     s9(i) = sigmoid(s8(i), get_target());

@@ -35,15 +35,17 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
     g.acc.update().reorder(g.x, g.y, g.r.x, g.r.y, g.r.z).unroll(g.r.x).unroll(g.r.y);
 }
 
-// The register-blocked fused kernel: one CUDA thread per pooled pixel and `kb` output
-// channels; its 2 x 2 x kb conv results accumulate in registers over the 3x3xC taps, relu and
-// the pool are applied in registers, and only the pooled outputs are stored. Each weight load
-// feeds 4 multiply-adds and each input load up to 4 kb. (Two pooled pixels a thread, to feed 8,
-// put the accumulators in local memory: GuardWithIf tails make their indices dynamic.) CPU: conv
+// The register-blocked fused kernel: one CUDA thread per `px` pooled pixels (along x) and `kb`
+// output channels; its 2px x 2 x kb conv results accumulate in registers over the 3x3xC taps,
+// relu and the pool are applied in registers, and only the pooled outputs are stored. Each
+// weight load feeds 4 px multiply-adds and each input load up to 4 kb. The accumulators'
+// extents are fixed (bound_extent, bound_storage) and their loops unrolled with guards, so every
+// index stays constant, i.e. in registers, also where the image or channel edge cuts a tile;
+// conv columns past the edge are computed from the zero padding and never stored. CPU: conv
 // strips of two rows computed per pooled row inside each parallel task.
 inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32,
-                             int ty = 4) {
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"};
+                             int ty = 4, int px = 1) {
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"}, xp{"xp"};
     auto &x = g.x, &y = g.y, &k = g.k;
     auto &r = g.r;
     if (!target.has_gpu_feature()) {
@@ -55,21 +57,26 @@ inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int 
         return;
     }
     g.out.split(k, ko, ki, kb, TailStrategy::GuardWithIf)
+        .split(x, x, xp, px, TailStrategy::GuardWithIf)
         .gpu_tile(x, y, xo, yo, xi, yi, tx, ty, TailStrategy::GuardWithIf)
-        .reorder(ki, xi, yi, xo, yo, ko)
+        .reorder(ki, xp, xi, yi, xo, yo, ko)
         .gpu_blocks(ko)
+        .unroll(xp)
         .unroll(ki);
+    // Storage and unrolled loops of constant size, guarded, keep every accumulator index
+    // constant (so in registers) even where a tile is cut by the image or channel edge.
     g.acc.compute_at(g.out, xi)
         .bound_storage(k, kb)
+        .bound_extent(x, 2 * px)
         .store_in(MemoryType::Register)
         .reorder(k, x, y)
-        .unroll(x)
+        .unroll(x, 2 * px, TailStrategy::GuardWithIf)
         .unroll(y)
         .unroll(k, kb, TailStrategy::GuardWithIf);
     g.acc.update()
         .reorder(k, x, y, r.x, r.y, r.z)
         .unroll(k, kb, TailStrategy::GuardWithIf)
-        .unroll(x)
+        .unroll(x, 2 * px, TailStrategy::GuardWithIf)
         .unroll(y)
         .unroll(r.x)
         .unroll(r.y);

@@ -17,7 +17,7 @@ struct CudaStatus {
 };
 
 // Probed once: driver library, cuInit, a device. Never throws. Also sets
-// HL_CUDA_JIT_MAX_REGISTERS=255 unless it is already set (Halide 21's default cap is 64).
+// HL_CUDA_JIT_MAX_REGISTERS=128 unless it is already set (Halide 21's default cap is 64).
 const CudaStatus &cuda_status();
 
 // Copies a buffer to the device (allocating there when needed) / back to the host.

@@ -1,8 +1,9 @@
-// inline_rows: `inline`, with each CUDA thread computing 4 vertically adjacent outputs, so
-// that the 6 input rows it needs are loaded once for all 4 (18 loads for 4 outputs instead of
-// 36). 1 kernel, no intermediate. CPU: as `inline`.
-// Measured 2026-11-30 (bench/results): H200: 8192x8192 197.4 us; 2-core EPYC: 4096x4096 5113.7 us.
-// summary: bx inlined, 4 rows a thread: one kernel, loads shared between rows
+// inline_rows: `inline`, with each CUDA thread computing a 2-wide strip of 16 rows, so that the
+// 18 input rows it needs are loaded once for all 16 output rows (72 loads for 32 outputs
+// instead of 288), and blocks of 64x1 threads, so that each block reads whole 130-float row
+// segments. 1 kernel, no intermediate. CPU: as `inline`.
+// Measured 2026-11-30 (bench/results): H200: 8192x8192 144.4 us; 2-core EPYC: 4096x4096 5113.7 us.
+// summary: bx inlined, 2x16 outputs a thread: one kernel, loads shared between rows
 #include "blur3x3.h"
 #include "image_common.h"
 
@@ -10,10 +11,13 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(Blur3x3, inline_rows) {
     if (!target.has_gpu_feature()) return image::own_loop(g.out, g.x, g.y, target);
-    Halide::Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, yr{"yr"};
-    g.out.split(g.y, g.y, yr, 4, Halide::TailStrategy::GuardWithIf)
-        .gpu_tile(g.x, g.y, xo, yo, xi, yi, 64, 4, Halide::TailStrategy::GuardWithIf)
-        .reorder(yr, xi, yi, xo, yo)
+    using Halide::TailStrategy;
+    Halide::Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, xc{"xc"}, yr{"yr"};
+    g.out.split(g.y, g.y, yr, 16, TailStrategy::GuardWithIf)
+        .split(g.x, g.x, xc, 2, TailStrategy::GuardWithIf)
+        .gpu_tile(g.x, g.y, xo, yo, xi, yi, 64, 1, TailStrategy::GuardWithIf)
+        .reorder(xc, yr, xi, yi, xo, yo)
+        .unroll(xc)
         .unroll(yr);
 }
 
