@@ -1,7 +1,7 @@
 // grouped2: operators fused in pairs (s2, s4, s6, s8 and out at root). CUDA: 5 kernels,
 // 4 intermediates of N floats: 10 x 4N bytes.
-// Measured 2026-11-30 (bench/results): H200: 268435456 2579.6 us, 65536 24.2 us; 2-core EPYC:
-// 16777216 192.9 ms, 65536 990.0 us.
+// Measured 2026-11-30 (bench/results): H200: 268435456 2537.0 us, 65536 23.6 us; 2-core EPYC:
+// 16777216 189.0 ms, 65536 953.7 us.
 // summary: operators fused in pairs: five kernels, four intermediates
 #include "pointwise_chain_common.h"
 
