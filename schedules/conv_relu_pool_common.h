@@ -43,8 +43,8 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
 // index stays constant, i.e. in registers, also where the image or channel edge cuts a tile;
 // conv columns past the edge are computed from the zero padding and never stored. CPU: conv
 // strips of two rows computed per pooled row inside each parallel task.
-inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32,
-                             int ty = 4, int px = 1) {
+inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32, int ty = 4,
+                             int px = 1) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"}, xp{"xp"};
     auto &x = g.x, &y = g.y, &k = g.k;
     auto &r = g.r;

@@ -83,6 +83,22 @@ TEST(Runtime, MismatchedInputsAreAnError) {
     EXPECT_NE(msg.find("weights"), std::string::npos) << msg;
 }
 
+TEST(Runtime, NonDenseWeightsAreAnError) {
+    // The conv schedules address the weights as PyTorch's contiguous [k][c][ky][kx]; the same
+    // shape stored channel-major is refused, not read wrongly.
+    Buffer<float> input(20, 10, 3), weights({3, 3, 3, 16}, {0, 1, 3, 2}), bias(16), out(10, 5, 16);
+    out.fill(-7.0f);
+    const std::string msg = error_of([&] {
+        invoke(find_variant("conv_relu_pool", "tiled", "cpu"), {{"input", input.raw_buffer()},
+                                                                {"weights", weights.raw_buffer()},
+                                                                {"bias", bias.raw_buffer()},
+                                                                {"out", out.raw_buffer()}});
+    });
+    EXPECT_NE(msg.find("conv_relu_pool/tiled/cpu"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("weights.stride"), std::string::npos) << msg;
+    out.for_each_value([](float v) { EXPECT_EQ(v, -7.0f); });
+}
+
 TEST(Runtime, MissingAndUnknownArguments) {
     Buffer<float> a(16), b(16), out(16);
     std::string msg = error_of([&] {
