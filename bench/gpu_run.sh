@@ -5,9 +5,12 @@
 # Usage: bench/gpu_run.sh fuselab, then bench/gpu_run.sh peers in the same session (and, for
 # Nsight Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable); then, here,
 # python3 bench/report.py --run DIR --out bench/results on the folder they wrote.
+# ARCHIVE=FILE also packs $OUT into FILE at the end: the device tool brings back only a limited
+# number of files, and ncu alone writes four per run (OUT=/tmp/fuselab-gpu ARCHIVE=$OUT/run.tgz).
 set -uo pipefail
 BIN="${BIN:-.carry}"
 OUT="${OUT:-/tmp/fuselab-gpu}"
+ARCHIVE="${ARCHIVE:-}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
 # --cupti's library: the copy carried beside the executables, unless the caller chose one.
@@ -52,3 +55,4 @@ peers)
     python3 bench/peers.py --json "$OUT/peers.json" 2>"$OUT/peers.err" | tee "$OUT/peers.txt"
     ;;
 esac
+[ -z "$ARCHIVE" ] || tar czf "$ARCHIVE" -C "$OUT" .

@@ -28,6 +28,17 @@ const Variant &cpu_add_relu() {
     return find_variant("add_relu", "fused", "cpu");
 }
 
+// The error message of conv_relu_pool/tiled/cpu on these buffers ("" if none).
+std::string conv_error(Buffer<float> &input, Buffer<float> &weights, Buffer<float> &bias,
+                       Buffer<float> &out) {
+    return error_of([&] {
+        invoke(find_variant("conv_relu_pool", "tiled", "cpu"), {{"input", input.raw_buffer()},
+                                                                {"weights", weights.raw_buffer()},
+                                                                {"bias", bias.raw_buffer()},
+                                                                {"out", out.raw_buffer()}});
+    });
+}
+
 TEST(Runtime, UnknownVariantListsWhatExists) {
     const std::string msg = error_of([] { find_variant("add_relu", "nonsense", "cpu"); });
     EXPECT_NE(msg.find("unknown variant add_relu/nonsense/cpu"), std::string::npos) << msg;
@@ -73,12 +84,7 @@ TEST(Runtime, TooSmallOutputIsAnErrorNotACrop) {
 
 TEST(Runtime, MismatchedInputsAreAnError) {
     Buffer<float> input(20, 10, 3), weights(3, 3, 4, 16), bias(16), out(10, 5, 16);
-    const std::string msg = error_of([&] {
-        invoke(find_variant("conv_relu_pool", "tiled", "cpu"), {{"input", input.raw_buffer()},
-                                                                {"weights", weights.raw_buffer()},
-                                                                {"bias", bias.raw_buffer()},
-                                                                {"out", out.raw_buffer()}});
-    });
+    const std::string msg = conv_error(input, weights, bias, out);
     EXPECT_NE(msg.find("conv_relu_pool/tiled/cpu"), std::string::npos) << msg;
     EXPECT_NE(msg.find("weights"), std::string::npos) << msg;
 }
@@ -88,12 +94,7 @@ TEST(Runtime, NonDenseWeightsAreAnError) {
     // shape stored channel-major is refused, not read wrongly.
     Buffer<float> input(20, 10, 3), weights({3, 3, 3, 16}, {0, 1, 3, 2}), bias(16), out(10, 5, 16);
     out.fill(-7.0f);
-    const std::string msg = error_of([&] {
-        invoke(find_variant("conv_relu_pool", "tiled", "cpu"), {{"input", input.raw_buffer()},
-                                                                {"weights", weights.raw_buffer()},
-                                                                {"bias", bias.raw_buffer()},
-                                                                {"out", out.raw_buffer()}});
-    });
+    const std::string msg = conv_error(input, weights, bias, out);
     EXPECT_NE(msg.find("conv_relu_pool/tiled/cpu"), std::string::npos) << msg;
     EXPECT_NE(msg.find("weights.stride"), std::string::npos) << msg;
     out.for_each_value([](float v) { EXPECT_EQ(v, -7.0f); });
