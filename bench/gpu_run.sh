@@ -6,7 +6,8 @@
 # Nsight Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable); then, here,
 # python3 bench/report.py --run DIR --out bench/results on the folder they wrote.
 # ARCHIVE=FILE also packs $OUT into FILE at the end: the device tool brings back only a limited
-# number of files, and ncu alone writes four per run (OUT=/tmp/fuselab-gpu ARCHIVE=$OUT/run.tgz).
+# number of files, and ncu alone writes four per run: e.g. ARCHIVE="$OUT/run.tgz" OUT=/tmp/fg bash
+# bench/gpu_run.sh fuselab, where the first $OUT is the device tool's folder.
 set -uo pipefail
 BIN="${BIN:-.carry}"
 OUT="${OUT:-/tmp/fuselab-gpu}"
