@@ -126,9 +126,9 @@ const CudaStatus &cuda_status() {
     std::call_once(once, [] {
         // Halide 21 loads PTX with a 64-register cap unless told otherwise; fused kernels that
         // keep tiles in registers spill under it (seed §1.6). fuselab sets 128 unless the caller
-        // chose a value: on the H200 the register-blocked conv kernel runs fastest there (its
-        // few spills are outside the hot loop; at 255 it takes 234 and fits half as many
-        // warps). No other kernel needs more than 128.
+        // chose a value: on the H200 the register-blocked conv kernel runs fastest there (156
+        // bytes of spills cost less than the warps gained: at 255 it takes 234 registers and
+        // fits half as many). No other kernel needs more than 128.
         setenv("HL_CUDA_JIT_MAX_REGISTERS", "128", /*overwrite=*/0);
         status = probe();
         if (status.usable) {
