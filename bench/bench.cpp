@@ -120,7 +120,8 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
     return r;
 }
 
-// A few more calls under CUPTI, after the timed ones: tracing never overlaps timing.
+// A few more calls under CUPTI, after the timed ones: tracing never overlaps timing (though the
+// library, once loaded, stays; bench/gpu_run.sh times in a process without --cupti).
 void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
     if (!r.error.empty()) return;
     try {
@@ -200,8 +201,8 @@ nlohmann::json to_json(const Row &r, bool once) {
                         {"name", r.schedule},
                         {"target", r.target},
                         {"kind", r.kind},
-                        {"median_us", once ? nlohmann::json() : nlohmann::json(r.timing.median_us)},
-                        {"min_us", once ? nlohmann::json() : nlohmann::json(r.timing.min_us)},
+                        {"median_us", or_null(once ? NAN : r.timing.median_us)},
+                        {"min_us", or_null(once ? NAN : r.timing.min_us)},
                         {"repeats", r.timing.repeats},
                         {"calls_per_repeat", r.timing.calls_per_repeat},
                         {"min_bytes", r.min_bytes},
@@ -211,8 +212,8 @@ nlohmann::json to_json(const Row &r, bool once) {
     j["intermediate_bytes"] =
         r.intermediate_bytes >= 0 ? nlohmann::json(r.intermediate_bytes) : nlohmann::json();
     j["flops"] = r.flops > 0 ? nlohmann::json(r.flops) : nlohmann::json();
-    j["rel_err"] = std::isnan(r.rel_err) ? nlohmann::json() : nlohmann::json(r.rel_err);
-    j["speedup_vs_unfused"] = std::isnan(r.speedup) ? nlohmann::json() : nlohmann::json(r.speedup);
+    j["rel_err"] = or_null(r.rel_err);
+    j["speedup_vs_unfused"] = or_null(r.speedup);
     if (!r.error.empty()) j["error"] = r.error;
     if (!r.traced.empty()) {
         nlohmann::json per_call = nlohmann::json::array();
