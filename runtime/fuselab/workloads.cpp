@@ -119,16 +119,17 @@ int64_t intermediate_bytes_at(const Variant &v, const Size &size) {
 
 double relative_error(const Halide::Runtime::Buffer<float> &out,
                       const Halide::Runtime::Buffer<double> &ref) {
-    double num = 0, den = 0;
+    double num = 0, den = 0, n = 0;
     bool finite = true;
     ref.for_each_element([&](const int *pos) {
         const double o = out(pos), r = ref(pos);
         if (!std::isfinite(o)) finite = false;
         num += (o - r) * (o - r);
         den += r * r;
+        n += 1;
     });
     if (!finite) return INFINITY;
-    return den == 0 ? std::sqrt(num) : std::sqrt(num / den);
+    return std::sqrt(num / std::max(den, n));
 }
 
 Size size_from_inputs(const Workload &w, const Buffers &inputs) {

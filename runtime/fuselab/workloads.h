@@ -56,7 +56,10 @@ int64_t min_bytes(const Workload &w, const Size &size);
 // The variant's intermediate bytes at a size, from its build-time ledger (-1 if unknown).
 int64_t intermediate_bytes_at(const Variant &v, const Size &size);
 
-// ||out - ref|| / ||ref|| over all elements; +inf if any element is NaN or infinite.
+// ||out - ref|| / max(||ref||, sqrt(n)) over the n elements: relative, except where the
+// reference's RMS is below 1, where it is the RMS error. (Inputs are O(1): a tiny output whose
+// terms cancel, a 1x1 blur near 0, would otherwise turn float rounding into a large relative
+// error.) +inf if any element is NaN or infinite.
 double relative_error(const Halide::Runtime::Buffer<float> &out,
                       const Halide::Runtime::Buffer<double> &ref);
 
