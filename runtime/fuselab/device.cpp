@@ -3,7 +3,9 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <initializer_list>
 #include <mutex>
+#include <utility>
 
 #include "HalideRuntimeCuda.h"
 #include "fuselab/error.h"
@@ -15,6 +17,13 @@ namespace {
 using CUresult = int;
 using CUdevice = int;
 using CUcontext = void *;  // as HalideRuntimeCuda.h passes it
+using CUstream = void *;
+using CUevent = void *;
+using CUdeviceptr = unsigned long long;       // as cuda.h defines it on 64-bit hosts
+constexpr CUresult kCudaErrorNotReady = 600;  // CUDA_ERROR_NOT_READY
+constexpr unsigned kEventDefault = 0;         // CU_EVENT_DEFAULT: timing enabled
+constexpr CUstream kLegacyStream = nullptr;   // stream 0: the legacy default stream
+
 struct Driver {
     void *lib = nullptr;
     CUresult (*cuInit)(unsigned) = nullptr;
@@ -24,6 +33,22 @@ struct Driver {
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice) = nullptr;
     CUresult (*cuGetErrorName)(CUresult, const char **) = nullptr;
     CUcontext primary = nullptr;
+
+    // DeviceTimer's, by the names the driver exports (cuda.h maps the plain names to these).
+    // Optional: a driver without one still runs every variant; only event timing then refuses,
+    // naming the first one missing (timing_missing).
+    CUresult (*cuCtxPushCurrent)(CUcontext) = nullptr;   // cuCtxPushCurrent_v2
+    CUresult (*cuCtxPopCurrent)(CUcontext *) = nullptr;  // cuCtxPopCurrent_v2
+    CUresult (*cuEventCreate)(CUevent *, unsigned) = nullptr;
+    CUresult (*cuEventRecord)(CUevent, CUstream) = nullptr;  // not _ptsz: stream 0 is legacy
+    CUresult (*cuEventSynchronize)(CUevent) = nullptr;
+    CUresult (*cuEventElapsedTime)(float *, CUevent, CUevent) = nullptr;  // _v2 where exported
+    CUresult (*cuEventDestroy)(CUevent) = nullptr;                        // cuEventDestroy_v2
+    CUresult (*cuMemAlloc)(CUdeviceptr *, size_t) = nullptr;              // cuMemAlloc_v2
+    CUresult (*cuMemFree)(CUdeviceptr) = nullptr;                         // cuMemFree_v2
+    CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
+    CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
+    std::string timing_missing;
 };
 
 Driver &driver() {
@@ -46,6 +71,32 @@ bool resolve(F &fn, const char *name) {
     return fn != nullptr;
 }
 
+// The first of `names` that the driver exports; none: timing_missing names the first name.
+template <typename F>
+void resolve_optional(F &fn, std::initializer_list<const char *> names) {
+    fn = nullptr;
+    for (const char *name : names) {
+        if ((fn = reinterpret_cast<F>(dlsym(driver().lib, name)))) return;
+    }
+    if (driver().timing_missing.empty()) driver().timing_missing = *names.begin();
+}
+
+void resolve_timing_entry_points() {
+    Driver &d = driver();
+    resolve_optional(d.cuCtxPushCurrent, {"cuCtxPushCurrent_v2"});
+    resolve_optional(d.cuCtxPopCurrent, {"cuCtxPopCurrent_v2"});
+    resolve_optional(d.cuEventCreate, {"cuEventCreate"});
+    resolve_optional(d.cuEventRecord, {"cuEventRecord"});
+    resolve_optional(d.cuEventSynchronize, {"cuEventSynchronize"});
+    // _v2 (drivers since CUDA 12.8, what cuda.h now calls cuEventElapsedTime), else the first.
+    resolve_optional(d.cuEventElapsedTime, {"cuEventElapsedTime_v2", "cuEventElapsedTime"});
+    resolve_optional(d.cuEventDestroy, {"cuEventDestroy_v2"});
+    resolve_optional(d.cuMemAlloc, {"cuMemAlloc_v2"});
+    resolve_optional(d.cuMemFree, {"cuMemFree_v2"});
+    resolve_optional(d.cuMemsetD32Async, {"cuMemsetD32Async"});
+    resolve_optional(d.cuStreamSynchronize, {"cuStreamSynchronize"});
+}
+
 CudaStatus probe() {
     CudaStatus s;
     Driver &d = driver();
@@ -63,6 +114,7 @@ CudaStatus probe() {
                    " (driver too old?)";
         return s;
     }
+    resolve_timing_entry_points();
     if (CUresult r = d.cuInit(0)) {
         s.reason = "cuInit failed: " + cu_error(r);
         return s;
@@ -224,6 +276,151 @@ void device_sync(halide_buffer_t *buf, const std::string &who) {
     if (!buf->device_interface) return;
     detail::install_halide_error_handler();
     check(halide_device_sync(nullptr, buf), who, "device sync");
+}
+
+// --- DeviceTimer ------------------------------------------------------------------------------
+
+namespace {
+
+// The primary context made current for the driver calls of one scope (Halide pushes it around
+// its own calls the same way, so nothing else relies on what is current between them).
+class ScopedPrimaryContext {
+public:
+    explicit ScopedPrimaryContext(const std::string &who) {
+        if (CUresult r = driver().cuCtxPushCurrent(driver().primary)) {
+            throw Error(who +
+                        ": event timing: cannot make the primary context current "
+                        "(cuCtxPushCurrent): " +
+                        cu_error(r));
+        }
+    }
+    ~ScopedPrimaryContext() {
+        CUcontext popped = nullptr;
+        driver().cuCtxPopCurrent(&popped);  // cannot fail after a successful push
+    }
+    ScopedPrimaryContext(const ScopedPrimaryContext &) = delete;
+    ScopedPrimaryContext &operator=(const ScopedPrimaryContext &) = delete;
+};
+
+void check_cu(CUresult r, const std::string &who, const std::string &what) {
+    if (r) throw Error(who + ": event timing: " + what + " failed: " + cu_error(r));
+}
+
+}  // namespace
+
+DeviceTimer::DeviceTimer(std::string who, int pairs, size_t flush_bytes)
+    : who_(std::move(who)), flush_bytes_(flush_bytes / 4 * 4) {
+    require_cuda(who_);
+    if (!driver().timing_missing.empty()) {
+        throw Error(who_ + ": event timing needs the driver API entry point " +
+                    driver().timing_missing + ", which libcuda.so.1 lacks (driver too old?)");
+    }
+    if (pairs < 1) throw Error(who_ + ": event timing: no event pairs asked for");
+    if (flush_bytes_ == 0) throw Error(who_ + ": event timing: an empty L2-flush buffer");
+    ScopedPrimaryContext ctx(who_);
+    try {
+        CUdeviceptr scratch = 0;
+        if (CUresult r = driver().cuMemAlloc(&scratch, flush_bytes_)) {
+            throw Error(
+                who_ + ": event timing: cannot allocate the " + std::to_string(flush_bytes_ >> 20) +
+                " MB buffer that flushes L2 between timed calls (cuMemAlloc): " + cu_error(r));
+        }
+        scratch_ = scratch;
+        start_.reserve(pairs);
+        end_.reserve(pairs);
+        for (int i = 0; i < pairs; i++) {
+            for (std::vector<void *> *events : {&start_, &end_}) {
+                CUevent e = nullptr;
+                check_cu(driver().cuEventCreate(&e, kEventDefault), who_, "cuEventCreate");
+                events->push_back(e);
+            }
+        }
+    } catch (...) {
+        release();
+        throw;
+    }
+    started_.assign(pairs, 0);
+    ended_.assign(pairs, 0);
+}
+
+DeviceTimer::~DeviceTimer() {
+    release();
+}
+
+void DeviceTimer::release() noexcept {
+    if (!scratch_ && start_.empty() && end_.empty()) return;
+    Driver &d = driver();
+    if (d.cuCtxPushCurrent(d.primary) != 0) return;  // nothing can be freed without it
+    // The flushes may still be writing the scratch; after an error this may fail, and the
+    // memory is freed all the same.
+    d.cuStreamSynchronize(kLegacyStream);
+    for (std::vector<void *> *events : {&start_, &end_}) {
+        for (void *e : *events) d.cuEventDestroy(e);
+        events->clear();
+    }
+    if (scratch_) d.cuMemFree(scratch_);
+    scratch_ = 0;
+    CUcontext popped = nullptr;
+    d.cuCtxPopCurrent(&popped);
+}
+
+void DeviceTimer::check_pair(int pair, const char *what) const {
+    if (pair < 0 || pair >= pairs()) {
+        throw Error(who_ + ": event timing: " + what + " of pair " + std::to_string(pair) +
+                    ", which is not one of the " + std::to_string(pairs()));
+    }
+}
+
+void DeviceTimer::flush_l2() {
+    ScopedPrimaryContext ctx(who_);
+    check_cu(driver().cuMemsetD32Async(scratch_, flush_value_, flush_bytes_ / 4, kLegacyStream),
+             who_, "the L2 flush (cuMemsetD32Async)");
+}
+
+void DeviceTimer::record_start(int pair) {
+    check_pair(pair, "record_start");
+    ScopedPrimaryContext ctx(who_);
+    check_cu(driver().cuEventRecord(start_[pair], kLegacyStream), who_, "cuEventRecord (start)");
+    started_[pair] = 1;
+    ended_[pair] = 0;
+}
+
+void DeviceTimer::record_end(int pair) {
+    check_pair(pair, "record_end");
+    if (!started_[pair]) {
+        throw Error(who_ + ": event timing: record_end of pair " + std::to_string(pair) +
+                    " before its record_start");
+    }
+    ScopedPrimaryContext ctx(who_);
+    check_cu(driver().cuEventRecord(end_[pair], kLegacyStream), who_, "cuEventRecord (end)");
+    ended_[pair] = 1;
+    last_end_ = pair;
+}
+
+std::vector<double> DeviceTimer::elapsed_ms() {
+    for (int i = 0; i < pairs(); i++) {
+        if (!ended_[i]) {
+            throw Error(who_ + ": event timing: pair " + std::to_string(i) +
+                        " was not recorded (start and end) before elapsed_ms");
+        }
+    }
+    ScopedPrimaryContext ctx(who_);
+    // One stream, in order: once the last end event is done, every earlier event is. A kernel's
+    // asynchronous failure surfaces here.
+    check_cu(driver().cuEventSynchronize(end_[last_end_]), who_,
+             "waiting for the timed calls (cuEventSynchronize)");
+    std::vector<double> ms(pairs());
+    for (int i = 0; i < pairs(); i++) {
+        float t = 0;
+        CUresult r = driver().cuEventElapsedTime(&t, start_[i], end_[i]);
+        if (r == kCudaErrorNotReady) {  // not expected on one stream; wait for this pair then
+            check_cu(driver().cuEventSynchronize(end_[i]), who_, "cuEventSynchronize");
+            r = driver().cuEventElapsedTime(&t, start_[i], end_[i]);
+        }
+        check_cu(r, who_, "cuEventElapsedTime of pair " + std::to_string(i));
+        ms[i] = t;
+    }
+    return ms;
 }
 
 }  // namespace fuselab
