@@ -24,7 +24,7 @@ constexpr int kTracedCalls = 5;  // calls traced with CUPTI per variant and size
 
 struct Row {
     std::string pipeline, size, schedule, target, kind;
-    Timing timing;  // repeats == 0: not timed (--once, or an error)
+    Timing timing;  // host_repeats == 0: not timed (--once, or an error)
     int kernels = -1, intermediates = -1;
     int64_t intermediate_bytes = -1, min_bytes = 0;
     double flops = 0, rel_err = NAN;  // rel_err: NaN when not checked
@@ -112,6 +112,7 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
         if (opt.once) return r;
         TimingOptions topt;
         topt.budget_s = opt.budget_s;
+        topt.device_budget_s = opt.device_budget_s;
         r.timing = time_variant(v, args, topt);
     } catch (const Error &e) {
         r.ok = false;
@@ -138,22 +139,23 @@ void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
 }
 
 void print_header(bool cupti) {
-    std::printf("\n%-16s %-15s %-13s %-6s %11s %7s", "pipeline", "size", "schedule", "target",
-                "median us", "kernels");
+    std::printf("\n%-16s %-15s %-13s %-6s %10s %10s %7s", "pipeline", "size", "schedule", "target",
+                "us", "host us", "kernels");
     if (cupti) std::printf(" %8s %10s", "launches", "kernel us");
     std::printf(" %10s %9s %9s %8s  %s\n", "interm MB", "GB/s", "GFLOP/s", "speedup", "check");
 }
 
 void print_row(const Row &r, bool cupti) {
-    char median[32] = "-", gbps[32] = "-", gflops[32] = "-", speed[32] = "-", mb[32] = "?",
-         check[64];
-    if (r.timing.median_us > 0) {
-        std::snprintf(median, sizeof(median), "%.1f", r.timing.median_us);
-        std::snprintf(gbps, sizeof(gbps), "%.0f", r.min_bytes / r.timing.median_us / 1e3);
+    char median[32] = "-", host[32] = "-", gbps[32] = "-", gflops[32] = "-", speed[32] = "-",
+         mb[32] = "?", check[64];
+    const double us = r.timing.median_us();
+    if (us > 0) {
+        std::snprintf(median, sizeof(median), "%.1f", us);
+        std::snprintf(gbps, sizeof(gbps), "%.0f", r.min_bytes / us / 1e3);
     }
-    if (r.flops > 0 && r.timing.median_us > 0) {
-        std::snprintf(gflops, sizeof(gflops), "%.0f", r.flops / r.timing.median_us / 1e3);
-    }
+    if (r.timing.host_median_us > 0)
+        std::snprintf(host, sizeof(host), "%.1f", r.timing.host_median_us);
+    if (r.flops > 0 && us > 0) std::snprintf(gflops, sizeof(gflops), "%.0f", r.flops / us / 1e3);
     if (!std::isnan(r.speedup)) std::snprintf(speed, sizeof(speed), "%.2fx", r.speedup);
     if (r.intermediate_bytes >= 0)
         std::snprintf(mb, sizeof(mb), "%.1f", r.intermediate_bytes / 1e6);
@@ -165,8 +167,8 @@ void print_row(const Row &r, bool cupti) {
         std::snprintf(check, sizeof(check), "%s %.1e", r.ok ? "ok" : "WRONG", r.rel_err);
     }
     const std::string kernels = r.kernels < 0 ? "?" : std::to_string(r.kernels);
-    std::printf("%-16s %-15s %-13s %-6s %11s %7s", r.pipeline.c_str(), r.size.c_str(),
-                r.schedule.c_str(), r.target.c_str(), median, kernels.c_str());
+    std::printf("%-16s %-15s %-13s %-6s %10s %10s %7s", r.pipeline.c_str(), r.size.c_str(),
+                r.schedule.c_str(), r.target.c_str(), median, host, kernels.c_str());
     if (cupti) {
         std::string launches = "-", kernel_us = "-";
         if (!r.trace_error.empty()) {
@@ -195,16 +197,28 @@ nlohmann::json or_null(double x) {
     return std::isnan(x) ? nlohmann::json() : nlohmann::json(x);
 }
 
-nlohmann::json to_json(const Row &r, bool once) {
+// median_us, min_us, repeats and calls_per_repeat are of one measure, the one comparable with
+// the peers' do_bench, which `timing` names: "events" (CUDA: device events around each call
+// after an L2 flush, one call a repeat) or "host" (CPU: host wall clock per call over
+// back-to-back batches). host_* are that host measure, for every row.
+nlohmann::json to_json(const Row &r) {
+    const Timing &t = r.timing;
+    const bool timed = t.host_repeats > 0;
+    const bool events = t.has_device();
     nlohmann::json j = {{"workload", r.pipeline},
                         {"size", r.size},
                         {"name", r.schedule},
                         {"target", r.target},
                         {"kind", r.kind},
-                        {"median_us", or_null(once ? NAN : r.timing.median_us)},
-                        {"min_us", or_null(once ? NAN : r.timing.min_us)},
-                        {"repeats", r.timing.repeats},
-                        {"calls_per_repeat", r.timing.calls_per_repeat},
+                        {"median_us", or_null(timed ? t.median_us() : NAN)},
+                        {"min_us", or_null(timed ? t.min_us() : NAN)},
+                        {"repeats", events ? t.device_repeats : t.host_repeats},
+                        {"calls_per_repeat", events ? 1 : t.calls_per_batch},
+                        {"timing", timed ? nlohmann::json(t.method()) : nlohmann::json()},
+                        {"host_us", or_null(timed ? t.host_median_us : NAN)},
+                        {"host_min_us", or_null(timed ? t.host_min_us : NAN)},
+                        {"host_repeats", t.host_repeats},
+                        {"host_calls_per_repeat", t.calls_per_batch},
                         {"min_bytes", r.min_bytes},
                         {"ok", r.ok}};
     j["kernels"] = r.kernels >= 0 ? nlohmann::json(r.kernels) : nlohmann::json();
@@ -298,11 +312,11 @@ int bench_command(const BenchOptions &opt) {
             double base = NAN;
             for (size_t i = first; i < rows.size(); i++) {
                 if (is_baseline(rows[i].schedule) && rows[i].error.empty())
-                    base = rows[i].timing.median_us;
+                    base = rows[i].timing.median_us();
             }
             for (size_t i = first; i < rows.size(); i++) {
                 if (rows[i].error.empty() && !opt.once)
-                    rows[i].speedup = base / rows[i].timing.median_us;
+                    rows[i].speedup = base / rows[i].timing.median_us();
             }
         }
     }
@@ -321,9 +335,16 @@ int bench_command(const BenchOptions &opt) {
                     elapsed);
     } else {
         std::printf(
-            "\n%zu variant runs in %.0f s. GB/s counts the fewest bytes a call must move; speedup "
-            "is over the unfused baseline.\n",
-            rows.size(), elapsed);
+            "\n%zu variant runs in %.0f s.\n"
+            "us: median per call, the figure comparable with the peers' do_bench: on CUDA the GPU "
+            "time between\n"
+            "  device events around each call after an L2 flush; on the CPU the host figure.\n"
+            "host us: host wall clock per call over back-to-back batches of at least %.0f ms, each "
+            "ending with a\n"
+            "  device sync. GB/s (the fewest bytes a call must move), GFLOP/s and speedup (over "
+            "the unfused\n"
+            "  baseline) use us.\n",
+            rows.size(), elapsed, TimingOptions{}.min_batch_s * 1e3);
     }
     if (opt.cupti) {
         std::printf(
@@ -346,7 +367,7 @@ int bench_command(const BenchOptions &opt) {
 
     if (!opt.json.empty()) {
         nlohmann::json records = nlohmann::json::array();
-        for (const Row &r : rows) records.push_back(to_json(r, opt.once));
+        for (const Row &r : rows) records.push_back(to_json(r));
         nlohmann::json meta = {{"date", now_utc()},
                                {"target", target},
                                {"device", target == "cuda" ? cuda_status().device : cpu_model()},

@@ -15,9 +15,10 @@ int list_command(const ListOptions &opt);
 struct BenchOptions {
     std::string target = "auto";  // auto: cuda if usable, else cpu
     std::vector<std::string> pipelines, schedules;
-    std::string size;  // overrides the workload's sizes (needs one pipeline)
-    std::string json;  // also write the table here
-    double budget_s = 0.4;
+    std::string size;               // overrides the workload's sizes (needs one pipeline)
+    std::string json;               // also write the table here
+    double budget_s = 0.4;          // host timing, per variant and size
+    double device_budget_s = 0.25;  // then event timing, CUDA variants only
     bool check = true;
     bool once = false;   // one call per variant and size: no warm-up, no timing (for ncu)
     bool cupti = false;  // after timing, trace a few calls with CUPTI: launches, kernel time

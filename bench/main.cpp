@@ -27,7 +27,11 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--size", bench.size,
                           "One size instead of the defaults (N, WxH or WxHxCxK)");
     bench_cmd->add_option("--json", bench.json, "Also write the results as JSON to this file");
-    bench_cmd->add_option("--budget", bench.budget_s, "Seconds of timing per variant and size");
+    bench_cmd->add_option("--budget", bench.budget_s,
+                          "Seconds of host timing (back-to-back batches) per variant and size");
+    bench_cmd->add_option("--device-budget", bench.device_budget_s,
+                          "Then, for CUDA variants, about this many seconds of calls timed one by "
+                          "one with device events after an L2 flush (10 to 1000 calls)");
     auto *check = bench_cmd->add_flag(
         "--check,!--no-check", bench.check,
         "Check (the default, except with --once) or skip checking each output against the "

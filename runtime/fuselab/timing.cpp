@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <utility>
 #include <vector>
 
 #include "fuselab/device.h"
@@ -23,6 +25,71 @@ double run_batch(const Variant &v, const Bindings &args, int calls) {
     return seconds_since(t0) / calls;
 }
 
+// The median (the mean of the middle two for an even count, as torch.quantile(0.5) and so
+// do_bench take it) and the smallest.
+std::pair<double, double> median_and_min(std::vector<double> samples) {
+    std::sort(samples.begin(), samples.end());
+    const size_t n = samples.size();
+    const double median = n % 2 ? samples[n / 2] : (samples[n / 2 - 1] + samples[n / 2]) / 2;
+    return {median, samples.front()};
+}
+
+// The number of back-to-back calls that lasts at least min_batch_s. A single call's time
+// includes a whole sync latency, so the first estimate is short: grow the batch (at least
+// doubling) until one measured batch is long enough. These batches are also warm-up.
+int calls_per_batch(const Variant &v, const Bindings &args, double min_batch_s) {
+    constexpr int kMaxCalls = 1 << 24;
+    int calls = 1;
+    for (;;) {
+        const double per_call = run_batch(v, args, calls);
+        if (per_call * calls >= min_batch_s || calls >= kMaxCalls) return calls;
+        const double wanted = std::ceil(min_batch_s / std::max(per_call, 1e-9));
+        calls = static_cast<int>(std::min<double>(kMaxCalls, std::max(2.0 * calls, wanted)));
+    }
+}
+
+void time_host(const Variant &v, const Bindings &args, const TimingOptions &opt, Timing &t) {
+    const int calls = calls_per_batch(v, args, opt.min_batch_s);
+    std::vector<double> samples;
+    const auto t0 = Clock::now();
+    while (
+        static_cast<int>(samples.size()) < opt.min_repeats ||
+        (seconds_since(t0) < opt.budget_s && static_cast<int>(samples.size()) < opt.max_repeats)) {
+        samples.push_back(run_batch(v, args, calls));
+    }
+    const auto [median, min] = median_and_min(samples);
+    t.host_median_us = median * 1e6;
+    t.host_min_us = min * 1e6;
+    t.host_repeats = static_cast<int>(samples.size());
+    t.calls_per_batch = calls;
+}
+
+// As triton's do_bench: every call after an L2 flush, between two events on stream 0 (where
+// Halide launches; see DeviceTimer), all enqueued first, then one wait and every elapsed time.
+void time_device(const Variant &v, const Bindings &args, const TimingOptions &opt, Timing &t) {
+    const double per_call_s = std::max(t.host_median_us * 1e-6, 1e-9);
+    const int n =
+        static_cast<int>(std::clamp<double>(std::floor(opt.device_budget_s / per_call_s),
+                                            opt.min_device_repeats, opt.max_device_repeats));
+    DeviceTimer timer(v.name(), n);
+    for (int i = 0; i < opt.device_warmup; i++) {  // the scratch's first touch, the sequence
+        timer.flush_l2();
+        invoke(v, args);
+    }
+    for (int i = 0; i < n; i++) {
+        timer.flush_l2();
+        timer.record_start(i);
+        invoke(v, args);
+        timer.record_end(i);
+    }
+    std::vector<double> us = timer.elapsed_ms();
+    for (double &x : us) x *= 1e3;
+    const auto [median, min] = median_and_min(us);
+    t.device_median_us = median;
+    t.device_min_us = min;
+    t.device_repeats = n;
+}
+
 }  // namespace
 
 void sync_outputs(const Variant &v, const Bindings &args) {
@@ -38,22 +105,9 @@ void sync_outputs(const Variant &v, const Bindings &args) {
 Timing time_variant(const Variant &v, const Bindings &args, const TimingOptions &opt) {
     // Warm-up: module load and JIT, allocation caches, page faults.
     run_batch(v, args, 1);
-    const double one = run_batch(v, args, 1);
-    const int calls = std::max(1, static_cast<int>(opt.min_batch_s / std::max(one, 1e-9)));
-
-    std::vector<double> samples;
-    const auto t0 = Clock::now();
-    while (
-        static_cast<int>(samples.size()) < opt.min_repeats ||
-        (seconds_since(t0) < opt.budget_s && static_cast<int>(samples.size()) < opt.max_repeats)) {
-        samples.push_back(run_batch(v, args, calls));
-    }
-    std::sort(samples.begin(), samples.end());
     Timing t;
-    t.median_us = samples[samples.size() / 2] * 1e6;
-    t.min_us = samples.front() * 1e6;
-    t.repeats = static_cast<int>(samples.size());
-    t.calls_per_repeat = calls;
+    time_host(v, args, opt, t);
+    if (v.is_cuda()) time_device(v, args, opt, t);
     return t;
 }
 
