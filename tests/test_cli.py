@@ -190,8 +190,33 @@ class BenchCommand(unittest.TestCase):
         self.assertEqual(sorted((r["name"], r["size"]) for r in doc["records"]), expected)
         for r in doc["records"]:
             self.assertIsNone(r["median_us"])
+            self.assertIsNone(r["host_us"])
+            self.assertIsNone(r["timing"])
             self.assertIsNone(r["rel_err"])  # no check unless asked
         self.assertIn("one call each, not timed", p.stdout)
+
+    def test_cpu_rows_are_timed_by_the_host(self):
+        # On the CPU, median_us is the host figure, so host_us is the same number; the text table
+        # shows both columns.
+        p = fuselab("bench", "--target", "cpu", "--pipeline", "add_relu", "--schedule", "fused",
+                    "--size", "4096", "--budget", "0.05", "--json", self.json)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        (r,) = self.records()["records"]
+        self.assertEqual(r["timing"], "host")
+        self.assertGreater(r["host_us"], 0)
+        self.assertEqual(r["median_us"], r["host_us"])
+        self.assertEqual(r["min_us"], r["host_min_us"])
+        self.assertLessEqual(r["host_min_us"], r["host_us"])
+        self.assertGreaterEqual(r["host_repeats"], 5)
+        self.assertEqual(r["repeats"], r["host_repeats"])
+        self.assertGreaterEqual(r["host_calls_per_repeat"], 1)
+        self.assertEqual(r["calls_per_repeat"], r["host_calls_per_repeat"])
+        # A batch lasts at least 20 ms (calls per batch x the fastest batch's time per call, with
+        # a margin for batches faster than the one that sized them).
+        self.assertGreaterEqual(r["host_calls_per_repeat"] * r["host_min_us"], 0.5 * 20e3)
+        header = next(l for l in p.stdout.splitlines() if l.startswith("pipeline"))
+        self.assertIn(" us ", header)
+        self.assertIn("host us", header)
 
     def test_once_checks_when_asked(self):
         p = fuselab("bench", "--target", "cpu", "--once", "--check", "--pipeline", "add_relu",

@@ -2,9 +2,12 @@
 // never an abort, never a silently wrong answer.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "fuselab/device.h"
 #include "fuselab/error.h"
 #include "fuselab/registry.h"
+#include "fuselab/timing.h"
 #include "fuselab/workloads.h"
 
 namespace fuselab {
@@ -141,6 +144,99 @@ TEST(Runtime, CudaOutOfMemoryIsAnError) {
     const std::string msg = error_of([&] { to_device(&huge, "oom-test"); });
     EXPECT_NE(msg.find("oom-test: copy to device failed"), std::string::npos) << msg;
     EXPECT_NE(msg.find("OUT_OF_MEMORY"), std::string::npos) << msg;
+}
+
+// --- timing -----------------------------------------------------------------------------------
+
+// time_variant on add_relu (schedule fused) at n elements, with short budgets.
+Timing time_add_relu(const char *target, int n) {
+    const Workload &w = find_workload("add_relu");
+    Buffers buffers = make_buffers(w, {n}, 7);
+    Bindings args = bind(buffers);
+    TimingOptions opt;
+    opt.budget_s = 0.05;
+    opt.device_budget_s = 0.05;
+    return time_variant(find_variant("add_relu", "fused", target), args, opt);
+}
+
+TEST(Timing, CpuVariantIsTimedByTheHostOnly) {
+    const Timing t = time_add_relu("cpu", 1 << 16);
+    EXPECT_GE(t.host_repeats, TimingOptions{}.min_repeats);
+    EXPECT_GE(t.calls_per_batch, 1);
+    EXPECT_GT(t.host_median_us, 0);
+    EXPECT_LE(t.host_min_us, t.host_median_us);
+    EXPECT_EQ(t.device_repeats, 0);
+    EXPECT_EQ(t.device_median_us, 0);
+    EXPECT_EQ(t.device_min_us, 0);
+    EXPECT_STREQ(t.method(), "host");
+    EXPECT_EQ(t.median_us(), t.host_median_us);
+}
+
+TEST(Timing, CudaVariantIsAlsoTimedWithDeviceEvents) {
+    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    const Timing t = time_add_relu("cuda", 1 << 22);
+    EXPECT_GE(t.host_repeats, TimingOptions{}.min_repeats);
+    EXPECT_GT(t.host_median_us, 0);
+    EXPECT_GE(t.device_repeats, TimingOptions{}.min_device_repeats);
+    EXPECT_LE(t.device_repeats, TimingOptions{}.max_device_repeats);
+    EXPECT_GT(t.device_median_us, 0);
+    EXPECT_GT(t.device_min_us, 0);
+    EXPECT_LE(t.device_min_us, t.device_median_us);
+    EXPECT_LT(t.device_median_us, 1e5);  // 48 MB of traffic: far below 0.1 s on any GPU
+    EXPECT_STREQ(t.method(), "events");
+    EXPECT_EQ(t.median_us(), t.device_median_us);
+    std::cout << "[   NOTE   ] add_relu/fused/cuda 2^22: events " << t.device_median_us
+              << " us over " << t.device_repeats << " calls, host " << t.host_median_us
+              << " us over " << t.host_repeats << " batches of " << t.calls_per_batch << "\n";
+}
+
+TEST(Timing, DeviceTimerWithoutDeviceSaysWhy) {
+    if (cuda_status().usable)
+        GTEST_SKIP() << "a CUDA device is usable here: " << cuda_status().device;
+    const std::string msg = error_of([] { DeviceTimer timer("timer-test", 4); });
+    EXPECT_NE(msg.find("timer-test: no usable CUDA device: "), std::string::npos) << msg;
+}
+
+TEST(Timing, DeviceTimerOutOfMemoryIsAnError) {
+    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    // A 1 TiB flush buffer: more than any GPU holds.
+    const std::string msg = error_of([] { DeviceTimer timer("oom-timer", 2, size_t(1) << 40); });
+    EXPECT_NE(msg.find("oom-timer: event timing: cannot allocate"), std::string::npos) << msg;
+    EXPECT_NE(msg.find("OUT_OF_MEMORY"), std::string::npos) << msg;
+}
+
+TEST(Timing, DeviceTimerPairs) {
+    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    DeviceTimer timer("timer-test", 3);
+    EXPECT_EQ(timer.pairs(), 3);
+    std::string msg = error_of([&] { timer.record_end(0); });
+    EXPECT_NE(msg.find("timer-test: event timing: record_end of pair 0 before its record_start"),
+              std::string::npos)
+        << msg;
+    msg = error_of([&] { timer.record_start(3); });
+    EXPECT_NE(msg.find("not one of the 3"), std::string::npos) << msg;
+    for (int i = 0; i < 3; i++) {
+        timer.flush_l2();
+        timer.record_start(i);
+        if (i == 2) timer.flush_l2();  // a pair around a flush of 256 MB: not nothing
+        timer.record_end(i);
+    }
+    const std::vector<double> ms = timer.elapsed_ms();
+    ASSERT_EQ(ms.size(), 3u);
+    EXPECT_GE(ms[0], 0);
+    EXPECT_GE(ms[1], 0);
+    EXPECT_GT(ms[2], ms[0]);
+    EXPECT_LT(ms[2], 1e3);
+}
+
+TEST(Timing, DeviceTimerNeedsEveryPairRecorded) {
+    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    DeviceTimer timer("timer-test", 2);
+    timer.record_start(0);
+    timer.record_end(0);
+    const std::string msg = error_of([&] { timer.elapsed_ms(); });
+    EXPECT_NE(msg.find("timer-test: event timing: pair 1 was not recorded"), std::string::npos)
+        << msg;
 }
 
 }  // namespace
