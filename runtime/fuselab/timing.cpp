@@ -35,16 +35,17 @@ std::pair<double, double> median_and_min(std::vector<double> samples) {
 }
 
 // The number of back-to-back calls that lasts at least min_batch_s. A single call's time
-// includes a whole sync latency, so the first estimate is short: grow the batch (at least
-// doubling) until one measured batch is long enough. These batches are also warm-up.
+// includes a whole sync latency, so a batch sized from it falls short: size the next batch from
+// the last one (10% over) until one measured batch is long enough. These batches are warm-up too.
 int calls_per_batch(const Variant &v, const Bindings &args, double min_batch_s) {
     constexpr int kMaxCalls = 1 << 24;
     int calls = 1;
     for (;;) {
         const double per_call = run_batch(v, args, calls);
         if (per_call * calls >= min_batch_s || calls >= kMaxCalls) return calls;
-        const double wanted = std::ceil(min_batch_s / std::max(per_call, 1e-9));
-        calls = static_cast<int>(std::min<double>(kMaxCalls, std::max(2.0 * calls, wanted)));
+        // More than `calls`, since this batch was shorter than min_batch_s.
+        const double wanted = std::ceil(1.1 * min_batch_s / std::max(per_call, 1e-9));
+        calls = static_cast<int>(std::min<double>(kMaxCalls, std::max<double>(calls + 1, wanted)));
     }
 }
 
