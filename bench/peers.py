@@ -12,16 +12,24 @@ The math of every workload is the one in shared/WORKLOADS.md (float32; a Halide 
 is the torch tensor [c][y][x]). For each (workload, size) it times `torch_eager`, `torch_compile`
 (default mode) and, at small sizes (at most 2^16 elements or pixels),
 `torch_compile_reduce_overhead` (CUDA graphs; inputs marked static, so a replay copies nothing).
-Times are medians of triton.testing.do_bench (L2 flushed before every call); on --device cpu
-they are medians of time.perf_counter. Inputs are fresh uniform randoms in [-1, 1].
+Two measures per peer, as fuselab bench takes them:
+  median_us (timing: "events"): the median of triton.testing.do_bench, which times each call with
+    CUDA events after flushing L2 (a 256 MB write); the host's share of a call is hidden behind
+    the flush. On --device cpu: the median of time.perf_counter per call (timing:
+    "host_per_call"; a smoke test).
+  host_us: fuselab's host method: wall clock per call over batches of back-to-back calls, each
+    batch at least 20 ms and ending with torch.cuda.synchronize(), median over at least 5
+    batches, after warm-up.
+Inputs are fresh uniform randoms in [-1, 1].
 Eager is checked against the same math run in float64; a compiled peer against eager
 (relative L2 error <= 1e-5, conv_relu_pool <= 1e-4). `copy` (a device-to-device copy) is always
 run first: its bandwidth gives every record's floor_us = min_bytes / copy bandwidth, where
 min_bytes counts each input read once and each output written once (float32).
 
 Output: a table on stdout, progress on stderr, and with --json PATH a JSON file
-{"meta": {...}, "records": [{workload, size, name, kind: "peer", median_us, min_bytes, floor_us,
-max_rel_err, ok, error?}, ...]} rewritten after every record.
+{"meta": {...}, "records": [{workload, size, name, kind: "peer", median_us, timing, host_us,
+host_repeats, host_calls_per_repeat, min_bytes, floor_us, max_rel_err, ok, error?}, ...]}
+rewritten after every record.
 """
 import argparse
 import datetime
@@ -212,6 +220,37 @@ def sync(dev):
         torch.cuda.synchronize()
 
 
+MIN_BATCH_S = 20e-3  # as fuselab's TimingOptions: min_batch_s, min_repeats, max_repeats
+MIN_BATCHES, MAX_BATCHES = 5, 100
+
+
+def host_time_us(fn, dev, quick):
+    """fuselab's host measure: (median us per call, batches, calls per batch) over batches of
+    back-to-back calls, each at least MIN_BATCH_S long and ending with a device sync."""
+    def batch(calls):  # seconds per call
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        sync(dev)
+        return (time.perf_counter() - t0) / calls
+
+    batch(1)  # warm-up
+    # A single call's time includes a whole sync latency, so a batch sized from it falls short:
+    # size the next batch from the last one (10% over) until one measured batch is long enough.
+    # These batches are warm-up too.
+    calls = 1
+    while True:
+        per_call = batch(calls)
+        if per_call * calls >= MIN_BATCH_S or calls >= 1 << 24:
+            break
+        calls = min(1 << 24, max(calls + 1, math.ceil(1.1 * MIN_BATCH_S / max(per_call, 1e-9))))
+    budget = 0.1 if quick else 0.4  # fuselab bench's default --budget is 0.4 s
+    samples, t_end = [], time.perf_counter() + budget
+    while len(samples) < MIN_BATCHES or (time.perf_counter() < t_end and len(samples) < MAX_BATCHES):
+        samples.append(batch(calls))
+    return statistics.median(samples) * 1e6, len(samples), calls
+
+
 def skips():
     from torch._dynamo.utils import counters
     return counters["inductor"]["cudagraph_skips"]
@@ -234,12 +273,15 @@ def run_one(workload, size, dims, dev, quick):
         fn, inputs, min_bytes, tol, elems = build(workload, dims, dev)
     except Exception as e:  # e.g. out of memory
         log(f"[peers] {workload} {size}: could not make the inputs: {e}")
-        return [dict(base, name="torch_eager", min_bytes=None, median_us=None, max_rel_err=None,
-                     ok=False, error=f"inputs: {type(e).__name__}: {e}"[:2000])]
+        return [dict(base, name="torch_eager", min_bytes=None, median_us=None, timing=None,
+                     host_us=None, max_rel_err=None, ok=False,
+                     error=f"inputs: {type(e).__name__}: {e}"[:2000])]
     base["min_bytes"] = min_bytes
     records, eager_out = [], None
     for name, mode in peers_for(workload, dev, elems):
-        rec = dict(base, name=name, median_us=None, max_rel_err=None, ok=False)
+        rec = dict(base, name=name, median_us=None,
+                   timing="events" if dev == "cuda" else "host_per_call", host_us=None,
+                   max_rel_err=None, ok=False)
         log(f"[peers] {workload} {size} {name} ...")
         try:
             if mode == "eager":
@@ -284,7 +326,10 @@ def run_one(workload, size, dims, dev, quick):
                 rec["error"] = f"output mismatch: relative L2 error {why} > {tol:g}"
                 log(f"[peers]   MISMATCH {rec['error']}")
             rec["median_us"] = round(time_us(call, dev, quick), 3)
-            log(f"[peers]   {rec['median_us']:.1f} us, rel err {err:.2e}")
+            host_us, batches, calls = host_time_us(call, dev, quick)
+            rec.update(host_us=round(host_us, 3), host_repeats=batches, host_calls_per_repeat=calls)
+            log(f"[peers]   {rec['median_us']:.1f} us ({rec['timing']}), host {host_us:.1f} us, "
+                f"rel err {err:.2e}")
         except Exception as e:  # one peer failing must not stop the others
             rec["ok"] = False
             rec["error"] = f"{type(e).__name__}: {e}"[:2000]
@@ -336,14 +381,17 @@ def write_json(path, meta, records):
 
 
 def print_table(records):
-    fmt = "{:<18} {:<16} {:<30} {:>11} {:>11} {:>9}"
-    print(fmt.format("workload", "size", "name", "median_us", "floor_us", "ok"), flush=True)
+    fmt = "{:<18} {:<16} {:<30} {:>11} {:>7} {:>11} {:>11} {:>9}"
+    print(fmt.format("workload", "size", "name", "median_us", "timing", "host_us", "floor_us", "ok"),
+          flush=True)
     for r in records:
         med = "-" if r.get("median_us") is None else f"{r['median_us']:.1f}"
+        host = "-" if r.get("host_us") is None else f"{r['host_us']:.1f}"
         flo = "-" if r.get("floor_us") is None else f"{r['floor_us']:.1f}"
         ok = "yes" if r.get("ok") else (
             "MISMATCH" if r.get("error", "").startswith("output mismatch") else "ERROR")
-        print(fmt.format(r["workload"], r["size"], r["name"], med, flo, ok), flush=True)
+        print(fmt.format(r["workload"], r["size"], r["name"], med, r.get("timing") or "-", host, flo,
+                         ok), flush=True)
 
 
 def main(argv=None):
@@ -380,7 +428,9 @@ def main(argv=None):
     meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             **machine_meta(dev), "torch_version": torch.__version__,
             "command": shlex.join([sys.executable] + sys.argv), "quick": args.quick,
-            "copy_bandwidth_GBps": None}
+            "copy_bandwidth_GBps": None,
+            "host_timing": {"min_batch_s": MIN_BATCH_S, "min_batches": MIN_BATCHES,
+                            "max_batches": MAX_BATCHES, "budget_s": 0.1 if args.quick else 0.4}}
     log(f"[peers] {meta}")
     records, bw = [], None  # bw in bytes per microsecond
     with torch.no_grad():
