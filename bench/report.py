@@ -13,6 +13,14 @@ and kernels launched per call), where the run measured them.
 floor_us is the larger of the bytes floor (fewest bytes / the device copy bandwidth measured by
 peers.py in the same run) and, for conv_relu_pool, the arithmetic floor at the fp32 datasheet
 rate (67 TFLOP/s, a lead, not a measurement).
+
+Two measures, on both sides. median_us, the like-for-like one, is what each record's `timing`
+names: "events" (CUDA events around each call after a 256 MB L2 flush: triton's do_bench for the
+peers, DeviceTimer for fuselab's CUDA variants) or "host". host_us is wall clock per call over
+back-to-back batches of at least 20 ms ending with a device sync, fuselab's and peers.py's alike.
+Files from before both existed are read as what they were: a fuselab record without `timing`
+timed the host only (its median_us is host wall, so it is also its host_us), a peer record
+without it is do_bench's ("events", no host_us). Whatever a run lacks shows as "-".
 """
 import argparse
 import glob
@@ -41,11 +49,27 @@ def load(path):
         return json.load(f)
 
 
+def fuselab_timing(r):
+    """(timing, host_us) of a fuselab bench record; one from before event timing has neither
+    field, and its median_us was the host figure."""
+    if "timing" in r:
+        return r.get("timing"), r.get("host_us")
+    return ("host", r.get("median_us")) if r.get("median_us") is not None else (None, None)
+
+
+def us(x):
+    return "-" if x is None else f"{x:.1f}"
+
+
 def sweep_section(sweep):
     """The seed's §1.5 model, time = launches x t_launch + bytes / bandwidth, fitted by least
     squares over every Halide variant of the sweep (bytes: the fewest, plus each intermediate
-    written and read once)."""
-    out = ["## Launch cost against traffic (seed §1.5): N = 2^10 .. 2^28", ""]
+    written and read once). On host wall times (host_us): the launch cost is what the model is
+    about, and the event measure hides it behind the L2 flush."""
+    sweep = [{**r, "median_us": fuselab_timing(r)[1]} for r in sweep]
+    sweep = [r for r in sweep if r["median_us"]]
+    out = ["## Launch cost against traffic (seed §1.5): N = 2^10 .. 2^28", "",
+           "Host wall clock per call (host us: back-to-back batches, a device sync per batch).", ""]
     names = sorted({(r["workload"], r["name"]) for r in sweep})
     sizes = sorted({int(r["size"]) for r in sweep})
     out += ["| workload | name | kernels | " + " | ".join(f"2^{n.bit_length() - 1}" for n in sizes) + " |",
@@ -89,11 +113,13 @@ def main():
     peers = load(os.path.join(args.run, "peers.json"))
     machine = open(os.path.join(args.run, "machine.txt")).read().strip()
     # bench_cuda_regsN.json: the register-cap sweep (HL_CUDA_JIT_MAX_REGISTERS=N).
-    regs = {}
+    regs, regs_timing = {}, set()
     for path in glob.glob(os.path.join(args.run, "bench_cuda_regs*.json")):
         cap = int(re.search(r"regs(\d+)\.json$", path).group(1))
         for r in load(path)["records"]:
             regs.setdefault((r["workload"], r["size"], r["name"]), {})[cap] = r["median_us"]
+            if r.get("median_us") is not None:
+                regs_timing.add(fuselab_timing(r)[0])
     copy_gbps = peers["meta"].get("copy_bandwidth_GBps")
     ncu = {}
     if os.path.isdir(os.path.join(args.run, "ncu")):
@@ -114,8 +140,10 @@ def main():
                      if k in ("kernel_us", "launches_measured", "launches_per_call")}}
         n = ncu.get((r["workload"], r["size"], r["name"]))
         dram = n["read"] + n["write"] if n else None
+        timing, host_us = fuselab_timing(r)
         records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": r["kind"],
-                        "median_us": r["median_us"], "kernels": r.get("kernels"),
+                        "median_us": r["median_us"], "timing": timing, "host_us": host_us,
+                        "kernels": r.get("kernels"),
                         "intermediate_bytes": r.get("intermediate_bytes"), "min_bytes": r["min_bytes"],
                         "flops": r.get("flops"), "dram_bytes": dram, "ok": r["ok"], "rel_err": r.get("rel_err"),
                         "error": r.get("error"), "kernel_us": r.get("kernel_us"),
@@ -125,7 +153,10 @@ def main():
         if r["workload"] == "copy":
             continue
         records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": "peer",
-                        "median_us": r.get("median_us"), "kernels": None, "intermediate_bytes": None,
+                        "median_us": r.get("median_us"),
+                        # do_bench's, in files from before peers.py said so
+                        "timing": r.get("timing", "events") if r.get("median_us") is not None else None,
+                        "host_us": r.get("host_us"), "kernels": None, "intermediate_bytes": None,
                         "min_bytes": r.get("min_bytes"), "flops": None, "dram_bytes": None, "ok": r.get("ok"),
                         "rel_err": r.get("max_rel_err"), "error": r.get("error"), "kernel_us": None,
                         "launches_measured": None})
@@ -154,56 +185,76 @@ def main():
         ok = [r for r in rows if r["ok"] and r.get("median_us") and (r["kind"] == "fuselab") == kind_is_fuselab]
         return min(ok, key=lambda r: r["median_us"]) if ok else None
 
+    def best_host(rows):  # the fuselab strategy fastest by host wall clock
+        ok = [r for r in rows if r["ok"] and r.get("host_us") and r["kind"] == "fuselab"]
+        return min(ok, key=lambda r: r["host_us"]) if ok else None
+
     lines = ["# fuselab on the H200: strategies and peers, one run", "",
              f"- fuselab bench: {fl['meta'].get('date')} on {fl['meta'].get('device')}",
              f"- peers: {peers['meta'].get('date')}, torch {peers['meta'].get('torch_version')}, "
              f"triton {peers['meta'].get('triton_version')}, driver {peers['meta'].get('driver_version')}",
              f"- device copy bandwidth (peers.py, same session): {copy_gbps:.0f} GB/s" if copy_gbps else "",
              "- machine:", "", "```", machine, "```", "",
-             "Times are medians in microseconds. fuselab times back-to-back calls (device sync per batch); "
-             "peers use triton's do_bench (L2 flushed before each call). floor: fewest bytes over the copy "
-             "bandwidth, or for conv the fp32 datasheet rate. kernels: the build-time ledger; launches and "
-             "kernel us: measured with CUPTI over a few calls after the timed ones (kernels per call, and "
-             "their summed GPU time per call), MISMATCH where the count disagrees with the ledger; DRAM MB: "
-             "Nsight Compute over one call (caches flushed). Raw logs are in the run folder beside this file.",
+             "Times are medians in microseconds, two measures of each. `us` is the like-for-like one, the "
+             "measure its `timing` names: `events` is the GPU time between CUDA events around each call after "
+             "a 256 MB L2 flush (triton's do_bench for the peers; fuselab's CUDA variants the same way), which "
+             "hides the host's share of a call behind the flush; `host` is the host measure below. `host us`: "
+             "wall clock per call over back-to-back batches of at least 20 ms, each ending with a device sync "
+             "(fuselab's and peers.py's alike), which counts the host's share wherever the GPU does not hide "
+             "it. \"-\": not in this run's files. floor: fewest bytes over the copy bandwidth, or for conv the "
+             "fp32 datasheet rate (% of floor uses us). kernels: the build-time ledger; launches and kernel us: "
+             "measured with CUPTI over a few calls after the timed ones (kernels per call, and their summed "
+             "GPU time per call), MISMATCH where the count disagrees with the ledger; DRAM MB: Nsight Compute "
+             "over one call (caches flushed). Raw logs are in the run folder beside this file.",
              ""]
+    old_fuselab = any(r["kind"] != "peer" and r.get("timing") == "host" for r in records)
+    if old_fuselab:
+        lines += ["**fuselab's `us` in this run is host wall clock (`timing` host: the run predates event "
+                  "timing), not do_bench's measure: where it meets a peer's `events`, `holds` is marked `*`, "
+                  "not like for like.**", ""]
     lines += ["## Targets (issue 4)", "",
-              "`holds` compares end-to-end medians (fuselab: wall time per call in back-to-back batches). "
-              "do_bench times each call with CUDA events after an L2 flush, which hides the host's part of "
-              "the call, so `kernel us` (CUPTI, the GPU time of fuselab's kernels) is the like-for-like "
-              "figure for the peers' times at sizes past launch cost; `by kernel` compares that.", "",
-              "| workload | size | target | best fuselab | us | kernel us | reference | us | holds | by kernel |",
-              "|---|---|---|---|---|---|---|---|---|---|"]
+              "`holds` compares `us` (the peers' do_bench measure, `timing` of each side in brackets where they "
+              "differ). `host holds` compares `host us` (the best fuselab strategy by host time, named where it "
+              "is another; the reference peer's host time, or the fixed figure), so that neither measure alone "
+              "decides. `by kernel` compares `kernel us` (CUPTI, the GPU time of fuselab's kernels alone) with "
+              "the reference's `us`, at sizes past launch cost.", "",
+              "| workload | size | target | best fuselab | us | kernel us | reference | us | holds | by kernel | "
+              "host us | ref host us | host holds |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for wl, size, rule, text in TARGETS:
         rows = groups.get((wl, size), [])
         b = best(rows, True)
         lhs, rhs = rule.split(" <= ")
-        ref_name, ref_us = rhs, None
+        ref_name, ref_us, ref_host, ref_timing = rhs, None, None, None
         if rhs.replace(".", "").isdigit():
-            ref_us = float(rhs)
+            ref_us = ref_host = float(rhs)
             ref_name = "fixed"
         else:
             ref = [r for r in rows if r["name"] == rhs and r.get("median_us")]
-            ref_us = ref[0]["median_us"] if ref else None
+            if ref:
+                ref_us, ref_host, ref_timing = ref[0]["median_us"], ref[0].get("host_us"), ref[0].get("timing")
         if not b:
-            lines.append(f"| {wl} | {size} | {text} | - | - | - | - | - | NO | - |")
+            lines.append(f"| {wl} | {size} | {text} | - | - | - | - | - | NO | - | - | - | - |")
             continue
         kus = b.get("kernel_us")
-        holds = ref_us is not None and b["median_us"] <= ref_us
+        holds = "-" if ref_us is None else "yes" if b["median_us"] <= ref_us else "NO"
+        if ref_timing and b.get("timing") != ref_timing and holds != "-":
+            holds += f"* ({b.get('timing')} vs {ref_timing})"
         # At launch-bound sizes do_bench's own event overhead dominates: no like-for-like there.
         launch_bound = size.isdigit() and int(size) < (1 << 20)
         by_kernel = ("-" if kus is None or ref_us is None or launch_bound else
                      "yes" if kus <= ref_us else "NO")
-        lines.append(f"| {wl} | {size} | {text} | {b['name']} | {b['median_us']:.1f} | "
-                     f"{'-' if kus is None else f'{kus:.1f}'} | {ref_name} | "
-                     f"{ref_us if ref_us is None else f'{ref_us:.1f}'} | {'yes' if holds else 'NO'} | "
-                     f"{by_kernel} |")
+        bh = best_host(rows)
+        host_cell = "-" if not bh else us(bh["host_us"]) + ("" if bh["name"] == b["name"] else f" ({bh['name']})")
+        host_holds = "-" if not bh or ref_host is None else "yes" if bh["host_us"] <= ref_host else "NO"
+        lines.append(f"| {wl} | {size} | {text} | {b['name']} | {b['median_us']:.1f} | {us(kus)} | {ref_name} | "
+                     f"{us(ref_us)} | {holds} | {by_kernel} | {host_cell} | {us(ref_host)} | {host_holds} |")
     lines.append("")
     for (wl, size), rows in groups.items():
         rows = sorted(rows, key=lambda r: r.get("median_us") or 1e30)
         lines += [f"## {wl} {size}", "",
-                  "| name | kind | median us | kernel us | kernels | launches | interm MB | DRAM MB | floor us | "
-                  "% of floor | check |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "| name | kind | us | timing | host us | kernel us | kernels | launches | interm MB | DRAM MB | "
+                  "floor us | % of floor | check |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             med = r.get("median_us")
             pct = f"{100 * r['floor_us'] / med:.0f}%" if med and r.get("floor_us") else "-"
@@ -217,17 +268,18 @@ def main():
                 launches = str(launches) + (" MISMATCH" if r["kernels"] is not None and launches != r["kernels"] else "")
             else:  # the traced calls launched different numbers of kernels
                 launches = f"{min(per_call)}..{max(per_call)} VARIES" if per_call else "-"
-            kus = f"{r['kernel_us']:.1f}" if r.get("kernel_us") is not None else "-"
+            kus = us(r.get("kernel_us"))
             dram = f"{r['dram_bytes'] / 1e6:.1f}" if r.get("dram_bytes") is not None else "-"
             check = "ok" if r["ok"] else ("ERROR: " + str(r.get("error"))[:60] if r.get("error") else "WRONG")
-            lines.append(f"| {r['name']} | {r['kind']} | {med:.1f} | {kus} | {kernels} | {launches} | {im} | {dram} | "
-                         f"{floor} | {pct} | {check} |"
-                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | - | {check} |")
+            lines.append(f"| {r['name']} | {r['kind']} | {med:.1f} | {r.get('timing') or '-'} | {us(r.get('host_us'))} | "
+                         f"{kus} | {kernels} | {launches} | {im} | {dram} | {floor} | {pct} | {check} |"
+                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | - | - | - | {check} |")
         lines.append("")
     if regs:
         caps = sorted({c for v in regs.values() for c in v})
-        lines += ["## Register pressure (seed §1.6): median us under each JIT register cap "
+        lines += ["## Register pressure (seed §1.6): us under each JIT register cap "
                   "(HL_CUDA_JIT_MAX_REGISTERS; Halide 21's default is 64, fuselab's 128)", "",
+                  f"timing: {', '.join(sorted(t for t in regs_timing if t)) or '-'}", "",
                   "| workload | size | name | " + " | ".join(f"{c} regs" for c in caps) + " |",
                   "|---|---|---|" + "---|" * len(caps)]
         for (w, s, n), by_cap in sorted(regs.items()):
@@ -256,11 +308,15 @@ def main():
         colors = ["tab:orange" if r["kind"] == "peer" else "tab:green" if r["kind"] == "seed_cuda" else "tab:blue"
                   for r in rs]
         ax.barh([r["name"] for r in rs], [r["median_us"] for r in rs], color=colors)
+        host = [(i, r["host_us"]) for i, r in enumerate(rs) if r.get("host_us")]
+        if host:
+            ax.scatter([h for _, h in host], [i for i, _ in host], marker="|", s=120, color="black",
+                       zorder=3)
         floors = [r["floor_us"] for r in rs if r.get("floor_us")]
         if floors:
             ax.axvline(min(floors), color="black", linestyle="--", linewidth=1)
         ax.set_title(f"{key[0]} {key[1]}", fontsize=9)
-        ax.set_xlabel("median us (dashed: floor)", fontsize=8)
+        ax.set_xlabel("us (bars, each row's timing); |: host us; dashed: floor", fontsize=8)
         ax.tick_params(labelsize=7)
         ax.invert_yaxis()
     for ax in list(axes.flat)[len(keys):]:
