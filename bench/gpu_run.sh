@@ -29,7 +29,8 @@ fuselab)
     "$BIN/fuselab" bench --target cuda --json "$OUT/bench_cuda.json" 2>"$OUT/bench_cuda.err" | tee "$OUT/bench_cuda.txt"
     # Launches and kernel-only time in a second process, so that no CUPTI is loaded while the
     # first is timed (report.py merges them).
-    "$BIN/fuselab" bench --target cuda --cupti --no-check --budget 0.05 --json "$OUT/bench_cupti.json" \
+    "$BIN/fuselab" bench --target cuda --cupti --no-check --budget 0.05 --device-budget 0.01 \
+        --json "$OUT/bench_cupti.json" \
         2>>"$OUT/bench_cuda.err" > "$OUT/bench_cupti.txt"
     # Register pressure (seed §1.6): the largest fused kernel under several JIT register caps.
     for r in 64 96 128 168 255; do
@@ -37,10 +38,12 @@ fuselab)
             --schedule tiled --no-check --budget 0.3 --json "$OUT/bench_cuda_regs$r.json" \
             2>>"$OUT/bench_cuda.err" | tee -a "$OUT/bench_cuda_regs.txt"
     done
-    # Launch cost against traffic (seed §1.5): add_relu and pointwise_chain from N = 2^10 to 2^28.
+    # Launch cost against traffic (seed §1.5): add_relu and pointwise_chain from N = 2^10 to 2^28
+    # (report.py fits the host times, host_us).
     for p in add_relu pointwise_chain; do
         for e in 10 12 14 16 18 20 22 24 26 28; do
             "$BIN/fuselab" bench --target cuda --pipeline "$p" --size $((1 << e)) --no-check --budget 0.2 \
+                --device-budget 0.1 \
                 --json "/tmp/sweep_${p}_$e.json" > /dev/null 2>>"$OUT/bench_cuda.err"
         done
     done
