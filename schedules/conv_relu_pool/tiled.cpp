@@ -5,8 +5,8 @@
 // registers. 1 kernel, no intermediate in global memory, no recompute. Best under a 112-128
 // register cap (fuselab's runtime sets 128; ptxas spills 156 bytes there, cheaper than the
 // warps gained): at 255 ptxas takes 234 registers and half as many warps fit.
-// Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 244.4 us, 1920x1080x16x16 308.9 us,
-// 256x256x64x64 199.1 us; 2-core EPYC: 1920x1080x3x16 47.5 ms.
+// Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 242.9 us, 1920x1080x16x16 305.2 us,
+// 256x256x64x64 201.4 us; 2-core EPYC: 1920x1080x3x16 47.5 ms.
 // summary: conv+relu in registers inside each pool thread, 2 pooled pixels x 8 channels a thread
 #include "conv_relu_pool_common.h"
 
