@@ -2,8 +2,10 @@
 # One call on the GPU machine: the tests, the bench on CUDA (with CUPTI's measured launches and
 # kernel time, and a register-cap sweep), then the PyTorch peers. Executables come
 # prebuilt in $BIN (no Halide there), with libcupti.so.12 beside them; logs go to $OUT.
-# Usage: bench/gpu_run.sh fuselab, then bench/gpu_run.sh peers in the same session (and, for
-# Nsight Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable); then, here,
+# Usage: bench/gpu_run.sh all: everything below in turn, then the combined report (report.py)
+# into $OUT/report (about 16 minutes on an H200; no chart where matplotlib is missing). Or in
+# parts, on one machine: bench/gpu_run.sh fuselab, then bench/gpu_run.sh peers (and, for Nsight
+# Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable); then
 # python3 bench/report.py --run DIR --out bench/results on the folder they wrote.
 # ARCHIVE=FILE also packs $OUT into FILE at the end: the device tool brings back only a limited
 # number of files, and ncu alone writes four per run: e.g. ARCHIVE="$OUT/run.tgz" OUT=/tmp/fg bash
@@ -19,6 +21,12 @@ if [ -z "${FUSELAB_CUPTI_LIB:-}" ] && [ -f "$BIN/libcupti.so.12" ]; then
     export FUSELAB_CUPTI_LIB="$BIN/libcupti.so.12"
 fi
 case "${1:-fuselab}" in
+all)
+    shift
+    for part in fuselab peers; do OUT="$OUT" BIN="$BIN" ARCHIVE= bash "$0" "$part"; done
+    OUT="$OUT" BIN="$BIN" ARCHIVE= bash "$0" ncu "$@"
+    python3 bench/report.py --run "$OUT" --out "$OUT/report"
+    ;;
 fuselab)
     {
         date -u +%Y-%m-%dT%H:%M:%SZ

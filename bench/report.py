@@ -82,11 +82,19 @@ def sweep_section(sweep):
     fit = [r for r in sweep if r["kind"] == "fuselab" and r.get("kernels") and r.get("intermediate_bytes") is not None
            and r["name"] != "auto"]
     if fit:
-        import numpy as np
-        A = np.array([[r["kernels"], (r["min_bytes"] + 2 * r["intermediate_bytes"]) / 1e9] for r in fit])
-        t = np.array([r["median_us"] for r in fit])
-        (t_launch, us_per_gb), *_ = np.linalg.lstsq(A, t, rcond=None)
-        pred = A @ np.array([t_launch, us_per_gb])
+        # Least squares by the 2x2 normal equations (plain Python: the GPU machine's python3 may
+        # lack numpy).
+        rows = [(r["kernels"], (r["min_bytes"] + 2 * r["intermediate_bytes"]) / 1e9) for r in fit]
+        t = [r["median_us"] for r in fit]
+        skk = sum(k * k for k, _ in rows)
+        skg = sum(k * g for k, g in rows)
+        sgg = sum(g * g for _, g in rows)
+        skt = sum(k * y for (k, _), y in zip(rows, t))
+        sgt = sum(g * y for (_, g), y in zip(rows, t))
+        det = skk * sgg - skg * skg
+        t_launch = (skt * sgg - sgt * skg) / det
+        us_per_gb = (sgt * skk - skt * skg) / det
+        pred = [t_launch * k + us_per_gb * g for k, g in rows]
         worst = max(abs(p - m) / m for p, m in zip(pred, t))
         out += ["", f"Fit over {len(fit)} hand-scheduled Halide runs: t_launch = {t_launch:.2f} us per kernel, "
                 f"bandwidth = {1e6 / us_per_gb:.0f} GB/s; the largest relative miss is {100 * worst:.0f}%."]
