@@ -19,6 +19,8 @@ TEST(Ledger, CudaKernelsAndIntermediatesMatchTheStrategies) {
         {"conv_relu_pool", "unfused", 3, 2},
         {"conv_relu_pool", "relu_inlined", 2, 1},
         {"conv_relu_pool", "tiled", 1, 0},
+        // Specialized (K >= 16 or not): one kernel on either path, not two.
+        {"conv_relu_pool", "shared_weights", 1, 0},
         {"conv_relu_pool", "inline_all", 1, 0},
         {"pointwise_chain", "unfused", 10, 9},
         {"pointwise_chain", "grouped2", 5, 4},

@@ -3,8 +3,9 @@
 lowered statement (Halide's STMT output).
 
 The ledger comes from the statement, never from a hand-typed number:
-- kernels per call: the `halide_cuda_run` calls in the pipeline's body (-1 if one sits in a
-  host loop, where the count depends on the size);
+- kernels per call: the `halide_cuda_run` calls on one path through the pipeline's body (the
+  larger branch of an if/else, e.g. a schedule's specializations; -1 if one sits in a host loop,
+  where the count depends on the size);
 - intermediates: the `allocate` nodes of the pipeline's body that are outside every loop and in
   global or heap memory (not Stack, Register, GPUShared or GPULocal): buffers that make a round
   trip through memory. Their size expressions are translated into C++ so that the runtime can
@@ -134,19 +135,31 @@ LET = re.compile(r"^\s*let (\S+) = (.*)$")
 
 def read_ledger(path):
     """Returns (kernels, [(name, elem_bytes, extent_text)], [let (name, text)])."""
-    kernels, in_loop_launch = 0, False
+    in_loop_launch = False
     allocs, lets, stack = [], [], []
+    # Launch counts per open block; an if's branches are kept apart and the larger one counts.
+    counts = [0]
+    branches = []  # per open if: the counts of its finished branches
     for line in pipeline_body(path):
         s = line.strip()
         if s == "}" or s.startswith("} "):
             if stack:
-                stack.pop()
-            if s.startswith("} else") and s.endswith("{"):
-                stack.append("if")
+                kind = stack.pop()
+                inner = counts.pop()
+                if kind == "if":
+                    done = branches.pop() + [inner]
+                    if s.startswith("} else") and s.endswith("{"):
+                        stack.append("if")
+                        counts.append(0)
+                        branches.append(done)
+                    else:
+                        counts[-1] += max(done)
+                else:
+                    counts[-1] += inner
             continue
         in_loop = "for" in stack
         if "halide_cuda_run(" in s:
-            kernels += 1
+            counts[-1] += 1
             in_loop_launch |= in_loop
         m = ALLOC.match(line)
         if m and not in_loop:
@@ -157,8 +170,12 @@ def read_ledger(path):
         if m and not in_loop:
             lets.append(m.groups())
         if s.endswith("{"):
-            stack.append("for" if s.startswith("for (") or s.startswith("for<") else "block")
-    return (-1 if in_loop_launch else kernels), allocs, lets
+            kind = "for" if s.startswith(("for (", "for<")) else "if" if s.startswith("if (") else "block"
+            stack.append(kind)
+            counts.append(0)
+            if kind == "if":
+                branches.append([])
+    return (-1 if in_loop_launch else counts[0]), allocs, lets
 
 
 BASE = re.compile(r"^(\w+)\.(min|extent|stride)\.(\d+)$")
