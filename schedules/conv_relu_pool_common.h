@@ -43,8 +43,13 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
 // index stays constant, i.e. in registers, also where the image or channel edge cuts a tile;
 // conv columns past the edge are computed from the zero padding and never stored. CPU: conv
 // strips of two rows computed per pooled row inside each parallel task.
+//
+// With `shared_weights`, each block first copies its kb x C x 3 x 3 weights into shared memory,
+// k innermost, so that a tap's kb weights are read as kb/4 broadcast 16-byte shared loads instead
+// of kb global loads; where K >= kb the channel blocks shift inwards (no channel guard; the last
+// block recomputes a few channels) and only K < kb keeps the guarded form.
 inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32, int ty = 4,
-                             int px = 1) {
+                             int px = 1, bool shared_weights = false) {
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"}, xp{"xp"};
     auto &x = g.x, &y = g.y, &k = g.k;
     auto &r = g.r;
@@ -56,13 +61,19 @@ inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int 
         g.acc.update().vectorize(x).reorder(x, y, r.x, r.y, r.z).unroll(r.x).unroll(r.y);
         return;
     }
-    g.out.split(k, ko, ki, kb, TailStrategy::GuardWithIf)
-        .split(x, x, xp, px, TailStrategy::GuardWithIf)
-        .gpu_tile(x, y, xo, yo, xi, yi, tx, ty, TailStrategy::GuardWithIf)
-        .reorder(ki, xp, xi, yi, xo, yo, ko)
-        .gpu_blocks(ko)
-        .unroll(xp)
-        .unroll(ki);
+    auto tile_out = [&](Stage s, TailStrategy k_tail) {
+        s.split(k, ko, ki, kb, k_tail)
+            .split(x, x, xp, px, TailStrategy::GuardWithIf)
+            .gpu_tile(x, y, xo, yo, xi, yi, tx, ty, TailStrategy::GuardWithIf)
+            .reorder(ki, xp, xi, yi, xo, yo, ko)
+            .gpu_blocks(ko)
+            .unroll(xp)
+            .unroll(ki);
+    };
+    if (shared_weights) {
+        tile_out(g.out.specialize(g.weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
+    }
+    tile_out(g.out, TailStrategy::GuardWithIf);
     // Storage and unrolled loops of constant size, guarded, keep every accumulator index
     // constant (so in registers) even where a tile is cut by the image or channel edge.
     g.acc.compute_at(g.out, xi)
@@ -80,6 +91,24 @@ inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int 
         .unroll(y)
         .unroll(r.x)
         .unroll(r.y);
+    if (shared_weights) {
+        // The copy runs on the block's own tx x ty threads (Halide would otherwise widen the
+        // block to the copy's shape).
+        Func w = g.weights.in();
+        const std::vector<Var> a = w.args();  // x, y, c, k
+        Var t{"t"}, to{"to"}, tx_{"tx"}, ty_{"ty"};
+        w.compute_at(g.out, xo)
+            .store_in(MemoryType::GPUShared)
+            .reorder_storage(a[3], a[0], a[1], a[2])
+            .reorder(a[3], a[0], a[1], a[2])
+            .fuse(a[3], a[0], t)
+            .fuse(t, a[1], t)
+            .fuse(t, a[2], t)
+            .split(t, to, t, tx * ty, TailStrategy::GuardWithIf)
+            .split(t, ty_, tx_, tx)
+            .reorder(tx_, ty_, to)
+            .gpu_threads(tx_, ty_);
+    }
 }
 
 }  // namespace fuselab::conv_relu_pool
