@@ -2,7 +2,7 @@
 // 18 input rows it needs are loaded once for all 16 output rows (72 loads for 32 outputs
 // instead of 288), and blocks of 64x1 threads, so that each block reads whole 130-float row
 // segments. 1 kernel, no intermediate. CPU: as `inline`.
-// Measured 2026-11-30 (bench/results): H200: 8192x8192 145.4 us; 2-core EPYC: 4096x4096 4507.2 us.
+// Measured 2026-11-30 (bench/results): H200: 8192x8192 146.2 us; 2-core EPYC: 4096x4096 4507.2 us.
 // summary: bx inlined, 2x16 outputs a thread: one kernel, loads shared between rows
 #include "blur3x3.h"
 #include "image_common.h"

@@ -4,9 +4,10 @@
 // and each input load (a 6x4 patch per channel) up to 16; relu and the pool are applied in
 // registers. 1 kernel, no intermediate in global memory, no recompute. Best under a 112-128
 // register cap (fuselab's runtime sets 128; ptxas spills 156 bytes there, cheaper than the
-// warps gained): at 255 ptxas takes 234 registers and half as many warps fit.
-// Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 242.9 us, 1920x1080x16x16 305.2 us,
-// 256x256x64x64 201.4 us; 2-core EPYC: 1920x1080x3x16 47.5 ms.
+// warps gained): at 255 ptxas takes 234 registers and half as many warps fit. The fastest at
+// C3; from C16 up `shared_weights` wins.
+// Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 243.7 us, 1920x1080x16x16 306.8 us,
+// 256x256x64x64 201.3 us; 2-core EPYC: 1920x1080x3x16 47.5 ms.
 // summary: conv+relu in registers inside each pool thread, 2 pooled pixels x 8 channels a thread
 #include "conv_relu_pool_common.h"
 
