@@ -9,7 +9,8 @@ The ledger comes from the statement, never from a hand-typed number:
 - intermediates: the `allocate` nodes of the pipeline's body that are outside every loop and in
   global or heap memory (not Stack, Register, GPUShared or GPULocal): buffers that make a round
   trip through memory. Their size expressions are translated into C++ so that the runtime can
-  evaluate them for the buffers of any call.
+  evaluate them for the buffers of any call. Unlike the kernels, they are summed over every
+  branch of an if/else (no schedule has an intermediate inside a specialization yet).
 """
 import argparse
 import os
