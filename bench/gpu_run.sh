@@ -6,7 +6,8 @@
 # into $OUT/report (about 16 minutes on an H200; no chart where matplotlib is missing). Or in
 # parts, on one machine: bench/gpu_run.sh fuselab (with the tests, unless SKIP_TESTS=1; or
 # bench/gpu_run.sh tests alone), then bench/gpu_run.sh peers (and, for Nsight
-# Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable); then
+# Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable; for the conv's issue
+# rate and warp stalls, bench/gpu_run.sh stalls); then
 # python3 bench/report.py --run DIR --out bench/results on the folder they wrote.
 # ARCHIVE=FILE also packs $OUT into FILE at the end: the device tool brings back only a limited
 # number of files, and ncu alone writes four per run: e.g. ARCHIVE="$OUT/run.tgz" OUT=/tmp/fg bash
@@ -24,7 +25,7 @@ fi
 case "${1:-fuselab}" in
 all)
     shift
-    for part in fuselab peers; do OUT="$OUT" BIN="$BIN" ARCHIVE= bash "$0" "$part"; done
+    for part in fuselab peers stalls; do OUT="$OUT" BIN="$BIN" ARCHIVE= bash "$0" "$part"; done
     OUT="$OUT" BIN="$BIN" ARCHIVE= bash "$0" ncu "$@"
     python3 bench/report.py --run "$OUT" --out "$OUT/report"
     ;;
@@ -66,6 +67,12 @@ ncu)
     shift
     bash bench/ncu_run.sh "$OUT/ncu" "$@"
     python3 bench/ncu_table.py "$OUT/ncu" | tee "$OUT/ncu.md"
+    ;;
+stalls)
+    # What limits the conv at its primary size: issue rate and warp stalls, Halide's two fused
+    # strategies beside the hand-written kernel with its weights in constant and in global memory.
+    bash bench/ncu_stalls.sh "$OUT/stalls" conv_relu_pool 3840x2160x3x16 \
+        tiled shared_weights hand_const hand_global | tee "$OUT/stalls.md"
     ;;
 peers)
     nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv > "$OUT/machine_peers.txt" 2>&1

@@ -294,6 +294,13 @@ def main():
             cells = " | ".join(f"{by_cap[c]:.1f}" if by_cap.get(c) else "-" for c in caps)
             lines.append(f"| {w} | {s} | {n} | {cells} |")
         lines.append("")
+    stalls_path = os.path.join(args.run, "stalls.md")  # gpu_run.sh stalls (ncu_stalls.sh)
+    if os.path.exists(stalls_path):
+        lines += ["## Issue rate and warp stalls (Nsight Compute)", "",
+                  "Cycles a warp waits per issued instruction, by reason. The hand-written kernels are "
+                  "one code, with the weights as constant-bank FFMA operands (hand_const) or loaded "
+                  "from global memory (hand_global), as a Halide 21 CUDA schedule must.", "",
+                  open(stalls_path).read().strip(), ""]
     sweep_path = os.path.join(args.run, "sweep.json")
     if os.path.exists(sweep_path):
         lines += sweep_section(load(sweep_path))
