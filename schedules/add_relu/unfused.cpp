@@ -1,7 +1,7 @@
 // unfused: the seed's two kernels. `sum` is computed at root into an N-float intermediate that
 // relu reads back. CUDA: 2 kernels, 4N bytes intermediate written once and read once
 // (5 x 4N bytes of traffic against the fused 3 x 4N). CPU: two parallel loops.
-// Measured 2026-11-30 (bench/results): H200: 268435456 1240.5 us, 4096 6.7 us; 2-core EPYC:
+// Measured 2026-11-30 (bench/results): H200: 268435456 1242.2 us, 4096 6.7 us; 2-core EPYC:
 // 16777216 27.8 ms, 4096 1.2 us.
 // summary: sum at root, then relu: the seed's two-kernel form
 #include "add_relu.h"

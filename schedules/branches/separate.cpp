@@ -1,6 +1,6 @@
 // separate: out1 and out2 in their own loop nests. CUDA: 2 kernels; the shared input x is
 // read twice (4 x 4N bytes against the fused 3 x 4N).
-// Measured 2026-11-30 (bench/results): H200: 268435456 1013.1 us; 2-core EPYC: 16777216 7037.9 us.
+// Measured 2026-11-30 (bench/results): H200: 268435456 1007.1 us; 2-core EPYC: 16777216 7037.9 us.
 // summary: one kernel per output: x read twice
 #include "branches_common.h"
 

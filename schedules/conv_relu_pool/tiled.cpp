@@ -5,9 +5,11 @@
 // registers. 1 kernel, no intermediate in global memory, no recompute. Best under a 112-128
 // register cap (fuselab's runtime sets 128; ptxas spills 156 bytes there, cheaper than the
 // warps gained): at 255 ptxas takes 234 registers and half as many warps fit. The fastest at
-// C3; from C16 up `shared_weights` wins.
-// Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 243.7 us, 1920x1080x16x16 306.8 us,
-// 256x256x64x64 201.3 us; 2-core EPYC: 1920x1080x3x16 47.5 ms.
+// C3; from C16 up `shared_weights` wins. At C3 it stays short of the hand-written kernel with
+// constant-memory weights (hand_const), whose FFMAs take the weights as operands; loaded weights
+// (here, and in hand_global) leave 35% of issue slots idle (README, Known limits).
+// Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 242.6 us, 1920x1080x16x16 305.7 us,
+// 256x256x64x64 200.7 us; 2-core EPYC: 1920x1080x3x16 47.5 ms.
 // summary: conv+relu in registers inside each pool thread, 2 pooled pixels x 8 channels a thread
 #include "conv_relu_pool_common.h"
 

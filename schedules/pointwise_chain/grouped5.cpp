@@ -1,6 +1,6 @@
 // grouped5: two groups of five operators (s5 and out at root). CUDA: 2 kernels, 1 intermediate
 // of N floats: 4 x 4N bytes.
-// Measured 2026-11-30 (bench/results): H200: 268435456 1012.5 us, 65536 7.2 us; 2-core EPYC:
+// Measured 2026-11-30 (bench/results): H200: 268435456 1008.7 us, 65536 7.3 us; 2-core EPYC:
 // 16777216 124.7 ms, 65536 777.6 us.
 // summary: two groups of five: two kernels, one intermediate
 #include "pointwise_chain_common.h"

@@ -1,7 +1,7 @@
 // auto: no hand schedule. The build runs an autoscheduler on the generator's estimates
 // (Anderson2021 for CUDA, Adams2019 for the CPU); this file only names the strategy.
-// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 283.3 us, k4 8192x8192 505.2 us, k8
-// 8192x8192 938.8 us; 2-core EPYC: k2 4096x4096 6078.2 us, k4 4096x4096 6863.4 us, k8 4096x4096
+// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 277.3 us, k4 8192x8192 496.2 us, k8
+// 8192x8192 922.8 us; 2-core EPYC: k2 4096x4096 6078.2 us, k4 4096x4096 6863.4 us, k8 4096x4096
 // 13.3 ms.
 // summary: autoscheduled (Anderson2021 on CUDA, Adams2019 on CPU)
 // autoscheduler: cpu=Adams2019 cuda=Anderson2021

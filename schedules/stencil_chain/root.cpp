@@ -1,6 +1,6 @@
 // root: every stage at root. CUDA: K kernels, K-1 intermediates of about W x H floats each.
-// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 484.3 us, k4 8192x8192 969.2 us, k8
-// 8192x8192 1940.7 us; 2-core EPYC: k2 4096x4096 26.4 ms, k4 4096x4096 69.3 ms, k8 4096x4096 158.0
+// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 476.0 us, k4 8192x8192 951.8 us, k8
+// 8192x8192 1903.5 us; 2-core EPYC: k2 4096x4096 26.4 ms, k4 4096x4096 69.3 ms, k8 4096x4096 158.0
 // ms.
 // summary: every stage at root: K kernels, K-1 intermediates
 #include "image_common.h"

@@ -1,8 +1,8 @@
 // tiled: all K-1 intermediate stages computed per output tile (32x16 on CUDA, in shared memory;
 // 256x32 on the CPU). 1 kernel, no global intermediate; stage i recomputes a halo of K-i rows
 // and columns around the tile (at K = 8: 40x24 for a 32x16 tile at stage 1).
-// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 386.8 us, k4 8192x8192 481.3 us, k8
-// 8192x8192 1003.7 us; 2-core EPYC: k2 4096x4096 6564.0 us, k4 4096x4096 9225.7 us, k8 4096x4096
+// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 374.4 us, k4 8192x8192 470.9 us, k8
+// 8192x8192 994.1 us; 2-core EPYC: k2 4096x4096 6564.0 us, k4 4096x4096 9225.7 us, k8 4096x4096
 // 17.0 ms.
 // summary: every stage per output tile in shared memory: one kernel, halo recompute
 #include "image_common.h"

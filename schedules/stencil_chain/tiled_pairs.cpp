@@ -1,7 +1,7 @@
 // tiled_pairs: stages fused in pairs: every even stage at root, each odd stage computed per tile
 // of the even stage after it. CUDA: K/2 kernels, K/2-1 intermediates, a 1-pixel halo per tile.
-// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 353.8 us, k4 8192x8192 709.8 us, k8
-// 8192x8192 1418.8 us; 2-core EPYC: k2 4096x4096 6502.4 us, k4 4096x4096 31.3 ms, k8 4096x4096 80.9
+// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 342.0 us, k4 8192x8192 684.7 us, k8
+// 8192x8192 1366.6 us; 2-core EPYC: k2 4096x4096 6502.4 us, k4 4096x4096 31.3 ms, k8 4096x4096 80.9
 // ms.
 // summary: stages fused in pairs: K/2 kernels, small halos
 #include "image_common.h"
