@@ -336,7 +336,7 @@ def main():
         ax.invert_yaxis()
     for ax in list(axes.flat)[len(keys):]:
         ax.axis("off")
-    fig.suptitle("fuselab strategies (blue), seed CUDA (green), PyTorch peers (orange) on one H200", fontsize=11)
+    fig.suptitle("fuselab strategies (blue), hand-written CUDA (green), PyTorch peers (orange) on one H200", fontsize=11)
     fig.tight_layout()
     fig.savefig(os.path.join(args.out, "h200.png"), dpi=90)
 
