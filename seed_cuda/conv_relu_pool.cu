@@ -62,6 +62,23 @@ __device__ __forceinline__ void load_patch(const Args &a, int c, int px, int py,
     }
 }
 
+// One channel's 3x3 taps into the 2x2 conv results of a pooled pixel; weight(ky * 3 + kx) gives
+// the tap's weight.
+template <typename Weight>
+__device__ __forceinline__ void add_taps(float acc[4], const float p[4][4], Weight weight) {
+#pragma unroll
+    for (int ky = 0; ky < 3; ky++) {
+#pragma unroll
+        for (int kx = 0; kx < 3; kx++) {
+            const float w = weight(ky * 3 + kx);
+            acc[0] += p[ky][kx] * w;
+            acc[1] += p[ky][kx + 1] * w;
+            acc[2] += p[ky + 1][kx] * w;
+            acc[3] += p[ky + 1][kx + 1] * w;
+        }
+    }
+}
+
 // relu(bias + max of the 2x2 conv results) == max of relu(bias + conv): max commutes with the
 // monotone bias add and relu, so the pool is taken first (4 instructions a channel, not 12).
 __device__ __forceinline__ void store_pooled(const Args &a, int px, int py, int k, float b,
@@ -84,18 +101,10 @@ __device__ __forceinline__ void fixed_body(const Args &a, int px, int py) {
         load_patch<kGuard>(a, c, px, py, p);
 #pragma unroll
         for (int k = 0; k < K; k++) {
-#pragma unroll
-            for (int ky = 0; ky < 3; ky++) {
-#pragma unroll
-                for (int kx = 0; kx < 3; kx++) {
-                    const int idx = ((k * C + c) * 3 + ky) * 3 + kx;
-                    const float w = kConst ? c_weights[idx] : __ldg(a.w + idx);
-                    acc[k][0] += p[ky][kx] * w;
-                    acc[k][1] += p[ky][kx + 1] * w;
-                    acc[k][2] += p[ky + 1][kx] * w;
-                    acc[k][3] += p[ky + 1][kx + 1] * w;
-                }
-            }
+            add_taps(acc[k], p, [&](int tap) {
+                const int idx = (k * C + c) * 9 + tap;
+                return kConst ? c_weights[idx] : __ldg(a.w + idx);
+            });
         }
     }
 #pragma unroll
@@ -130,17 +139,7 @@ __global__ void __launch_bounds__(kTx *kTy) fused_generic(Args a) {
         for (int j = 0; j < kGenericKb; j++) {
             const int k = min(k0 + j, a.kout - 1);  // past K: recomputes K-1, not stored
             const float *w = a.w + (size_t(k) * a.channels + c) * 9;
-#pragma unroll
-            for (int ky = 0; ky < 3; ky++) {
-#pragma unroll
-                for (int kx = 0; kx < 3; kx++) {
-                    const float wv = __ldg(w + ky * 3 + kx);
-                    acc[j][0] += p[ky][kx] * wv;
-                    acc[j][1] += p[ky][kx + 1] * wv;
-                    acc[j][2] += p[ky + 1][kx] * wv;
-                    acc[j][3] += p[ky + 1][kx + 1] * wv;
-                }
-            }
+            add_taps(acc[j], p, [&](int tap) { return __ldg(w + tap); });
         }
     }
 #pragma unroll
