@@ -3,7 +3,7 @@
 # kernel time, and a register-cap sweep), then the PyTorch peers. Executables come
 # prebuilt in $BIN (no Halide there), with libcupti.so.12 beside them; logs go to $OUT.
 # Usage: bench/gpu_run.sh all: everything below in turn, then the combined report (report.py)
-# into $OUT/report (about 16 minutes on an H200; no chart where matplotlib is missing). Or in
+# into $OUT/report (about 15 minutes on an H200; no chart where matplotlib is missing). Or in
 # parts, on one machine: bench/gpu_run.sh fuselab (with the tests, unless SKIP_TESTS=1; or
 # bench/gpu_run.sh tests alone), then bench/gpu_run.sh peers (and, for Nsight
 # Compute's DRAM bytes, bench/gpu_run.sh ncu [PIPELINE...], resumable; for the conv's issue
