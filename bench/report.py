@@ -298,8 +298,9 @@ def main():
     if os.path.exists(stalls_path):
         lines += ["## Issue rate and warp stalls (Nsight Compute)", "",
                   "Cycles a warp waits per issued instruction, by reason. The hand-written kernels are "
-                  "one code, with the weights as constant-bank FFMA operands (hand_const) or loaded "
-                  "from global memory (hand_global), as a Halide 21 CUDA schedule must.", "",
+                  "one code, with the weights in constant memory, read once a warp into uniform registers "
+                  "that the FFMAs take as operands (hand_const), or loaded from global memory "
+                  "(hand_global), as a Halide 21 CUDA schedule must.", "",
                   open(stalls_path).read().strip(), ""]
     sweep_path = os.path.join(args.run, "sweep.json")
     if os.path.exists(sweep_path):

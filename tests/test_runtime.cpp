@@ -31,14 +31,15 @@ const Variant &cpu_add_relu() {
     return find_variant("add_relu", "fused", "cpu");
 }
 
-// The error message of conv_relu_pool/tiled/cpu on these buffers ("" if none).
+// The error message of a conv_relu_pool variant (tiled/cpu unless named) on these buffers.
 std::string conv_error(Buffer<float> &input, Buffer<float> &weights, Buffer<float> &bias,
-                       Buffer<float> &out) {
+                       Buffer<float> &out,
+                       const Variant &v = find_variant("conv_relu_pool", "tiled", "cpu")) {
     return error_of([&] {
-        invoke(find_variant("conv_relu_pool", "tiled", "cpu"), {{"input", input.raw_buffer()},
-                                                                {"weights", weights.raw_buffer()},
-                                                                {"bias", bias.raw_buffer()},
-                                                                {"out", out.raw_buffer()}});
+        invoke(v, {{"input", input.raw_buffer()},
+                   {"weights", weights.raw_buffer()},
+                   {"bias", bias.raw_buffer()},
+                   {"out", out.raw_buffer()}});
     });
 }
 
@@ -108,25 +109,16 @@ TEST(Runtime, HandWrittenConvRefusesWhatHalideWould) {
     if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
     for (const char *s : {"hand_const", "hand_global"}) {
         const Variant &v = find_variant("conv_relu_pool", s, "cuda");
-        auto run = [&](Buffer<float> &input, Buffer<float> &weights, Buffer<float> &bias,
-                       Buffer<float> &out) {
-            return error_of([&] {
-                invoke(v, {{"input", input.raw_buffer()},
-                           {"weights", weights.raw_buffer()},
-                           {"bias", bias.raw_buffer()},
-                           {"out", out.raw_buffer()}});
-            });
-        };
         const std::string lib = std::string("conv_relu_pool__") + s + "__cuda";
         Buffer<float> input(20, 10, 3), weights(3, 3, 4, 16), bias(16), out(10, 5, 16);
-        std::string msg = run(input, weights, bias, out);
+        std::string msg = conv_error(input, weights, bias, out, v);
         EXPECT_NE(msg.find(lib + ": extents must be"), std::string::npos) << msg;
         Buffer<float> dense_w(3, 3, 3, 16), small_out(9, 5, 16);
-        msg = run(input, dense_w, bias, small_out);
+        msg = conv_error(input, dense_w, bias, small_out, v);
         EXPECT_NE(msg.find(lib + ": extents must be"), std::string::npos) << msg;
         Buffer<float> cm_w({3, 3, 3, 16}, {0, 1, 3, 2});
         out.fill(-7.0f);
-        msg = run(input, cm_w, bias, out);
+        msg = conv_error(input, cm_w, bias, out, v);
         EXPECT_NE(msg.find(lib + ": x must be dense and weights in PyTorch's"), std::string::npos)
             << msg;
         out.for_each_value([](float x) { EXPECT_EQ(x, -7.0f); });  // nothing written
