@@ -1,4 +1,5 @@
-// `fuselab bench`: for each pipeline and size, every strategy side by side on one target.
+// The bench table (fuselab/bench.h): for each pipeline and size, every strategy side by side on
+// one target.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -9,15 +10,15 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
-#include "commands.h"
 #include "cupti.h"
+#include "fuselab/bench.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
 #include "fuselab/registry.h"
 #include "fuselab/timing.h"
 #include "fuselab/workloads.h"
 
-namespace fuselab::cli {
+namespace fuselab {
 namespace {
 
 constexpr int kTracedCalls = 5;  // calls traced with CUPTI per variant and size
@@ -249,7 +250,7 @@ std::string resolve_target(const std::string &target) {
     return cuda_status().usable ? "cuda" : "cpu";
 }
 
-int bench_command(const BenchOptions &opt) {
+int run_bench(const BenchOptions &opt) {
     const std::string target = resolve_target(opt.target);
     if (target == "cuda" && !cuda_status().usable) {
         throw Error("--target cuda: no usable CUDA device: " + cuda_status().reason);
@@ -385,4 +386,4 @@ int bench_command(const BenchOptions &opt) {
     return any_wrong ? 2 : 0;
 }
 
-}  // namespace fuselab::cli
+}  // namespace fuselab

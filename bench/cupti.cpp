@@ -14,7 +14,7 @@
 #include <utility>
 #endif
 
-namespace fuselab::cli {
+namespace fuselab {
 
 #ifndef FUSELAB_HAVE_CUPTI
 
@@ -196,4 +196,4 @@ std::vector<CallTrace> CuptiTracer::trace(const std::function<void()> &call, int
 
 #endif
 
-}  // namespace fuselab::cli
+}  // namespace fuselab

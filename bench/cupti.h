@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-namespace fuselab::cli {
+namespace fuselab {
 
 struct CallTrace {
     int kernels = 0;       // kernels that ran during the call
@@ -36,4 +36,4 @@ private:
     std::string description_;
 };
 
-}  // namespace fuselab::cli
+}  // namespace fuselab

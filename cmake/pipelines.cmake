@@ -1,5 +1,14 @@
-# The pipelines fuselab builds. A pipeline is a generator (generators/<GENERATOR>.cpp) with fixed
-# parameters; its strategies are the files in schedules/<GENERATOR>/.
+# The built-in suite. Each generator is generators/<name>.cpp (the algorithm only) with its
+# strategies in schedules/<name>/; a pipeline is a generator with fixed parameters.
+file(GLOB generator_sources CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/generators/*.cpp")
+foreach (source IN LISTS generator_sources)
+    get_filename_component(generator "${source}" NAME_WE)
+    fuselab_add_generator(${generator} SOURCES "${source}"
+                          STRATEGIES "${PROJECT_SOURCE_DIR}/schedules/${generator}"
+                          INCLUDE_DIRECTORIES "${PROJECT_SOURCE_DIR}/generators"
+                                              "${PROJECT_SOURCE_DIR}/schedules")
+endforeach ()
+
 fuselab_pipeline(add_relu)
 fuselab_pipeline(conv_relu_pool)
 fuselab_pipeline(pointwise_chain)

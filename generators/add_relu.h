@@ -1,7 +1,7 @@
 // add_relu (seed §1.4): out[i] = max(0, a[i] + b[i]).
 #pragma once
 
-#include "schedule_registry.h"
+#include "fuselab/schedule_registry.h"
 
 namespace fuselab {
 

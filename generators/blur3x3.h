@@ -1,7 +1,7 @@
 // blur3x3 (seed §1.6's stencil case): a separable 3x3 box blur. in is (W+2) x (H+2), out is W x H.
 #pragma once
 
-#include "schedule_registry.h"
+#include "fuselab/schedule_registry.h"
 
 namespace fuselab {
 

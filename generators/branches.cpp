@@ -14,20 +14,6 @@ void Branches::generate() {
     out2.set_estimates({{0, 1 << 28}});
 }
 
-void BranchesIndep::generate() {
-    out1(i) = branch1(x(i));
-    out2(i) = branch2(y(i), get_target());
-
-    y.dim(0).set_bounds(x.dim(0).min(), x.dim(0).extent());
-    out1.dim(0).set_bounds(x.dim(0).min(), x.dim(0).extent());
-    out2.dim(0).set_bounds(x.dim(0).min(), x.dim(0).extent());
-    x.set_estimates({{0, 1 << 28}});
-    y.set_estimates({{0, 1 << 28}});
-    out1.set_estimates({{0, 1 << 28}});
-    out2.set_estimates({{0, 1 << 28}});
-}
-
 }  // namespace fuselab
 
 HALIDE_REGISTER_GENERATOR(fuselab::Branches, branches)
-HALIDE_REGISTER_GENERATOR(fuselab::BranchesIndep, branches_indep)

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "math.h"
-#include "schedule_registry.h"
+#include "fuselab/schedule_registry.h"
 
 namespace fuselab {
 

@@ -2,7 +2,7 @@
 // 2).
 #pragma once
 
-#include "schedule_registry.h"
+#include "fuselab/schedule_registry.h"
 
 namespace fuselab {
 

@@ -2,7 +2,7 @@
 // out = s_K is W x H.
 #pragma once
 
-#include "schedule_registry.h"
+#include "fuselab/schedule_registry.h"
 
 namespace fuselab {
 

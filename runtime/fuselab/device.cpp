@@ -157,6 +157,10 @@ int acquire_primary_context(void *user_context, CUcontext *ctx, bool) {
 int release_context(void *) {
     return 0;
 }
+int stream_of_caller(void *, CUcontext, CUstream *stream) {
+    *stream = detail::stream_of_this_thread();
+    return 0;
+}
 
 thread_local std::string last_halide_error;
 
@@ -186,6 +190,7 @@ const CudaStatus &cuda_status() {
         if (status.usable) {
             halide_set_cuda_acquire_context(acquire_primary_context);
             halide_set_cuda_release_context(release_context);
+            halide_set_cuda_get_stream(stream_of_caller);
             // Unfused schedules must not be charged for cuMemAlloc/cuMemFree on every call.
             halide_reuse_device_allocations(nullptr, true);
         }
@@ -194,6 +199,19 @@ const CudaStatus &cuda_status() {
 }
 
 namespace detail {
+
+namespace {
+thread_local void *this_threads_stream = nullptr;
+}
+void *stream_of_this_thread() {
+    return this_threads_stream;
+}
+ScopedStream::ScopedStream(void *stream) : saved_(this_threads_stream) {
+    this_threads_stream = stream;
+}
+ScopedStream::~ScopedStream() {
+    this_threads_stream = saved_;
+}
 
 void install_halide_error_handler() {
     static std::once_flag once;
@@ -260,21 +278,24 @@ void require_cuda(const std::string &who) {
 }
 }  // namespace
 
-void to_device(halide_buffer_t *buf, const std::string &who) {
+void to_device(halide_buffer_t *buf, const std::string &who, void *stream) {
     require_cuda(who);
     detail::install_halide_error_handler();
+    detail::ScopedStream on(stream);
     check(halide_copy_to_device(nullptr, buf, halide_cuda_device_interface()), who,
           "copy to device");
 }
 
-void to_host(halide_buffer_t *buf, const std::string &who) {
+void to_host(halide_buffer_t *buf, const std::string &who, void *stream) {
     detail::install_halide_error_handler();
+    detail::ScopedStream on(stream);
     check(halide_copy_to_host(nullptr, buf), who, "copy to host");
 }
 
-void device_sync(halide_buffer_t *buf, const std::string &who) {
+void device_sync(halide_buffer_t *buf, const std::string &who, void *stream) {
     if (!buf->device_interface) return;
     detail::install_halide_error_handler();
+    detail::ScopedStream on(stream);
     check(halide_device_sync(nullptr, buf), who, "device sync");
 }
 

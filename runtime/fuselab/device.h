@@ -20,15 +20,18 @@ struct CudaStatus {
 };
 
 // Probed once: driver library, cuInit, a device. Never throws. Also sets
-// HL_CUDA_JIT_MAX_REGISTERS=128 unless it is already set (Halide 21's default cap is 64).
+// HL_CUDA_JIT_MAX_REGISTERS=128 unless it is already set (Halide 21's default cap is 64), and
+// installs fuselab's handlers in Halide's CUDA runtime: the device's primary context (PyTorch's
+// too) and the calling thread's stream.
 const CudaStatus &cuda_status();
 
-// Copies a buffer to the device (allocating there when needed) / back to the host.
-// `who` names the variant or argument for error messages. Throw Error on failure.
-void to_device(halide_buffer_t *buf, const std::string &who);
-void to_host(halide_buffer_t *buf, const std::string &who);
-// Waits for the device work that writes `buf`.
-void device_sync(halide_buffer_t *buf, const std::string &who);
+// Copies a buffer to the device (allocating there when needed) / back to the host, on `stream`
+// (a CUstream; nullptr: the legacy default stream; use the stream the variant ran on). `who`
+// names the variant or argument for error messages. Throw Error on failure.
+void to_device(halide_buffer_t *buf, const std::string &who, void *stream = nullptr);
+void to_host(halide_buffer_t *buf, const std::string &who, void *stream = nullptr);
+// Waits for the device work on `stream` (the work that writes `buf`).
+void device_sync(halide_buffer_t *buf, const std::string &who, void *stream = nullptr);
 
 // GPU time of device work, measured with CUDA events as triton's do_bench measures it: the work
 // to time is bracketed by record_start(i) and record_end(i), each usually after flush_l2(), and
@@ -83,6 +86,19 @@ private:
 };
 
 namespace detail {
+// The CUDA stream Halide's runtime is given on this thread (fuselab's get_stream handler answers
+// it), set for one scope: invoke() and the copies above set it for their call.
+void *stream_of_this_thread();
+class ScopedStream {
+public:
+    explicit ScopedStream(void *stream);
+    ~ScopedStream();
+    ScopedStream(const ScopedStream &) = delete;
+    ScopedStream &operator=(const ScopedStream &) = delete;
+
+private:
+    void *saved_;
+};
 // The message of the last Halide runtime error on this thread ("" if none), and clearing it.
 std::string take_halide_error();
 void install_halide_error_handler();

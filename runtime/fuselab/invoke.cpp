@@ -1,7 +1,10 @@
 #include "fuselab/invoke.h"
 
+#include <algorithm>
+#include <cstdlib>
 #include <vector>
 
+#include "HalideRuntimeCuda.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
 
@@ -18,8 +21,12 @@ std::string type_name(const halide_type_t &t) {
 
 namespace {
 
+bool is_output(const halide_filter_argument_t &a) {
+    return a.kind == halide_argument_kind_output_buffer;
+}
+
 const char *role(const halide_filter_argument_t &a) {
-    return a.kind == halide_argument_kind_output_buffer ? "output" : "input";
+    return is_output(a) ? "output" : "input";
 }
 
 std::string expected_names(const halide_filter_metadata_t *md) {
@@ -27,6 +34,72 @@ std::string expected_names(const halide_filter_metadata_t *md) {
     for (int i = 0; i < md->num_arguments; i++)
         s += (i ? ", " : "") + std::string(md->arguments[i].name);
     return s;
+}
+
+// The byte offsets [lo, hi] of the buffer's first and last elements from its base pointer.
+std::pair<int64_t, int64_t> byte_span(const halide_buffer_t *b) {
+    int64_t lo = 0, hi = 0;
+    for (int d = 0; d < b->dimensions; d++) {
+        const int64_t reach = int64_t(b->dim[d].extent - 1) * b->dim[d].stride;
+        (reach < 0 ? lo : hi) += reach;
+    }
+    const int64_t elem = b->type.bytes();
+    return {lo * elem, hi * elem + elem - 1};
+}
+
+bool spans_overlap(uint64_t a, const halide_buffer_t *ab, uint64_t b, const halide_buffer_t *bb) {
+    const auto [alo, ahi] = byte_span(ab);
+    const auto [blo, bhi] = byte_span(bb);
+    const int64_t a0 = int64_t(a) + alo, a1 = int64_t(a) + ahi;
+    const int64_t b0 = int64_t(b) + blo, b1 = int64_t(b) + bhi;
+    return a0 <= b1 && b0 <= a1;
+}
+
+// Whether two elements of the buffer share memory: sorted by |stride|, each dimension must step
+// past everything the smaller ones reach.
+bool self_overlapping(const halide_buffer_t *b) {
+    std::vector<std::pair<int64_t, int64_t>> dims;  // |stride|, extent
+    for (int d = 0; d < b->dimensions; d++) {
+        if (b->dim[d].extent > 1) dims.emplace_back(std::llabs(b->dim[d].stride), b->dim[d].extent);
+    }
+    std::sort(dims.begin(), dims.end());
+    int64_t reach = 0;
+    for (const auto &[stride, extent] : dims) {
+        if (stride <= reach) return true;
+        reach += stride * (extent - 1);
+    }
+    return false;
+}
+
+// "out 268435456" / "out 1920x1080x16": the output extents the variant was built and tuned for.
+std::string estimates(const halide_filter_metadata_t *md) {
+    std::string s;
+    for (int i = 0; i < md->num_arguments; i++) {
+        const halide_filter_argument_t &a = md->arguments[i];
+        if (!is_output(a) || !a.buffer_estimates) continue;
+        std::string e;
+        for (int d = 0; d < a.dimensions; d++) {
+            const int64_t *extent = a.buffer_estimates[2 * d + 1];
+            e += (d ? "x" : "") + (extent ? std::to_string(*extent) : std::string("?"));
+        }
+        s += (s.empty() ? "" : ", ") + std::string(a.name) + " " + e;
+    }
+    return s.empty() ? "its estimates" : s;
+}
+
+// An autoscheduled variant's refusal of a size its tiles do not fit, in words, with what to use.
+std::string autoscheduled_refusal(const Variant &v) {
+    std::string others;
+    for (const Variant &o : variants()) {
+        if (std::string(o.pipeline) == v.pipeline && std::string(o.target) == v.target &&
+            !*o.autoscheduler)
+            others += (others.empty() ? "" : ", ") + std::string(o.schedule);
+    }
+    return v.name() + ": refuses this size: the " + v.autoscheduler +
+           " autoscheduler tuned it for " + estimates(v.metadata()) +
+           " and split its loops without tail guards, so it only runs sizes whose tiles fit "
+           "(nothing was computed). Use a hand-written schedule of " + v.pipeline + " on " +
+           v.target + ", which runs any size: " + (others.empty() ? "none is built" : others);
 }
 
 }  // namespace
@@ -67,6 +140,12 @@ void validate(const Variant &v, const Bindings &args) {
                 throw Error(who + ": " + what + " has extent " + std::to_string(b->dim[d].extent) +
                             " in dimension " + std::to_string(d) + "; extents must be positive");
             }
+            // Halide's CUDA runtime aborts on a negative stride when it allocates device memory.
+            if (v.is_cuda() && b->dim[d].stride < 0) {
+                throw Error(who + ": " + what + " has stride " + std::to_string(b->dim[d].stride) +
+                            " in dimension " + std::to_string(d) +
+                            "; a CUDA variant needs non-negative strides");
+            }
         }
         const bool on_device = b->device != 0;
         if (!b->host && !on_device)
@@ -76,6 +155,35 @@ void validate(const Variant &v, const Bindings &args) {
                 who + ": " + what +
                 " is on the device only; a CPU variant needs host memory (copy it back first)");
         }
+        if (on_device && b->device_interface != halide_cuda_device_interface()) {
+            throw Error(who + ": " + what +
+                        " has a device handle but no CUDA device interface (fuselab's device "
+                        "memory is CUDA's: halide_cuda_device_interface())");
+        }
+        if (is_output(a) && self_overlapping(b)) {
+            throw Error(who + ": " + what +
+                        " has strides under which two elements share memory (a broadcast or "
+                        "overlapping view); outputs need one element per address");
+        }
+    }
+    // An output that shares memory with another argument would be read after being written.
+    for (int i = 0; i < md->num_arguments; i++) {
+        if (!is_output(md->arguments[i])) continue;
+        const halide_buffer_t *out = args.at(md->arguments[i].name);
+        for (int j = 0; j < md->num_arguments; j++) {
+            if (j == i) continue;
+            const halide_buffer_t *other = args.at(md->arguments[j].name);
+            const bool host = out->host && other->host &&
+                              spans_overlap(uint64_t(out->host), out, uint64_t(other->host), other);
+            const bool device =
+                out->device && other->device &&
+                spans_overlap(out->device, out, other->device, other);
+            if (host || device) {
+                throw Error(who + ": output '" + md->arguments[i].name + "' shares memory with " +
+                            role(md->arguments[j]) + " '" + md->arguments[j].name +
+                            "'; outputs must not alias other arguments");
+            }
+        }
     }
     if (v.is_cuda()) {
         const CudaStatus &s = cuda_status();
@@ -83,17 +191,30 @@ void validate(const Variant &v, const Bindings &args) {
     }
 }
 
-void invoke(const Variant &v, const Bindings &args) {
+void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
     validate(v, args);
     const halide_filter_metadata_t *md = v.metadata();
     std::vector<void *> argv(md->num_arguments);
-    for (int i = 0; i < md->num_arguments; i++) argv[i] = args.at(md->arguments[i].name);
+    for (int i = 0; i < md->num_arguments; i++) {
+        halide_buffer_t *b = args.at(md->arguments[i].name);
+        // An input whose only copy is on the host must reach the device, whatever its flags say
+        // (a caller that filled it through data() never marked it).
+        if (v.is_cuda() && !is_output(md->arguments[i]) && b->host && !b->device)
+            b->flags |= halide_buffer_flag_host_dirty;
+        argv[i] = b;
+    }
 
     detail::install_halide_error_handler();
     detail::take_halide_error();
-    const int code = v.argv(argv.data());
+    int code;
+    {
+        detail::ScopedStream on(v.is_cuda() ? stream : nullptr);
+        code = v.argv(argv.data());
+    }
     std::string msg = detail::take_halide_error();
     if (code != 0) {
+        if (code == halide_error_code_access_out_of_bounds && *v.autoscheduler)
+            throw Error(autoscheduled_refusal(v));
         if (msg.empty()) msg = detail::halide_error_code_name(code);
         throw Error(v.name() + ": " + msg + " (" + detail::halide_error_code_name(code) + ")");
     }

@@ -12,11 +12,25 @@ namespace fuselab {
 // The caller's buffers, by argument name (a, b, out; x, y, out1, out2; input, weights, bias; in).
 using Bindings = std::map<std::string, halide_buffer_t *>;
 
+// A CUstream (cudaStream_t) of the device's primary context; nullptr is the legacy default
+// stream, stream 0.
+using CudaStream = void *;
+
 // Checks the bindings against the variant's metadata (every argument bound and no other, type,
-// rank, memory present, a usable device for CUDA variants), then runs it. Extents are checked by
-// the pipeline's own constraints. Any failure throws Error naming the variant and the problem;
-// on failure no output is left half-trusted: the caller's outputs are simply not valid.
-void invoke(const Variant &v, const Bindings &args);
+// rank, positive extents, memory present, outputs that overlap nothing, a usable device for CUDA
+// variants), then runs it. Extents are checked by the pipeline's own constraints. Any failure
+// throws Error naming the variant and the problem, before anything is written.
+//
+// Where the data is (CUDA variants): an input whose only copy is on the host is copied to the
+// device whatever its dirty flags say; where it has both a host and a device copy, Halide's dirty
+// flags decide which is current (set_host_dirty() after writing the host copy). Outputs are left
+// on the device, marked device-dirty: copy_to_host() (or to_host()) brings them back. CPU variants
+// read and write host memory, copying a device-dirty input back first.
+//
+// `stream`: the CUDA stream the variant's copies and kernels are enqueued on, in the device's
+// primary context (PyTorch's context); nothing waits for them unless a copy to pageable host
+// memory must. Ignored by CPU variants. Calls from several threads at once are safe (README).
+void invoke(const Variant &v, const Bindings &args, CudaStream stream = nullptr);
 
 // Only the checks of invoke().
 void validate(const Variant &v, const Bindings &args);

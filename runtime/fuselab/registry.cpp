@@ -3,6 +3,13 @@
 #include "fuselab/error.h"
 
 namespace fuselab {
+namespace {
+// Constructed on first use, so that registration from any static initializer finds it.
+std::deque<Variant> &registry() {
+    static std::deque<Variant> list;
+    return list;
+}
+}  // namespace
 
 std::string Variant::name() const {
     return std::string(pipeline) + "/" + schedule + "/" + target;
@@ -12,8 +19,18 @@ bool Variant::is_cuda() const {
     return std::string(target) == "cuda";
 }
 
-const std::vector<Variant> &variants() {
-    return detail::generated_variants();
+const std::deque<Variant> &variants() {
+    return registry();
+}
+
+void register_variants(const Variant *list, size_t n) {
+    for (size_t i = 0; i < n; i++) {
+        for (const Variant &v : registry()) {
+            if (v.name() == list[i].name())
+                throw Error("variant " + v.name() + " is registered twice");
+        }
+        registry().push_back(list[i]);
+    }
 }
 
 const Variant &find_variant(const std::string &pipeline, const std::string &schedule,

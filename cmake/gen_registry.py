@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes the variant registry (variants.gen.cpp) from the build's manifest and each variant's
-lowered statement (Halide's STMT output).
+"""Writes a variant registry (<target>.gen.cpp) from the build's manifest, each variant's lowered
+statement (Halide's STMT output) and, for CUDA variants, ptxas's report on its PTX.
 
 The ledger comes from the statement, never from a hand-typed number:
 - kernels per call: the `halide_cuda_run` calls on one path through the pipeline's body (the
@@ -10,11 +10,19 @@ The ledger comes from the statement, never from a hand-typed number:
   global or heap memory (not Stack, Register, GPUShared or GPULocal): buffers that make a round
   trip through memory. Their size expressions are translated into C++ so that the runtime can
   evaluate them for the buffers of any call. Unlike the kernels, they are summed over every
-  branch of an if/else (no schedule has an intermediate inside a specialization yet).
+  branch of an if/else (no schedule has an intermediate inside a specialization yet);
+- per CUDA kernel: registers and spill bytes from `ptxas -arch=sm_90 -v` under the runtime's
+  register cap, threads per block and shared memory per block (static plus Halide's dynamic,
+  where the statement gives it as a constant) from the kernel's launch. ptxas runs only on PTX it
+  has not seen (a cache beside the output).
+The generated file registers its variants with the runtime as it is linked.
 """
 import argparse
+import hashlib
+import json
 import os
 import re
+import subprocess
 import sys
 
 SCRATCH_MEMORY = ("Stack", "Register", "GPUShared", "GPULocal", "LockedCache", "VTCM", "AMXTile")
@@ -212,6 +220,105 @@ def ledger_function(fn_name, stmt_path):
         return kernels, len(allocs), None
 
 
+# --- registers, spills and shared memory of each CUDA kernel, from ptxas ----------------------
+PTXAS_ENTRY = re.compile(r"Compiling entry function '([^']+)'")
+PTXAS_SPILL = re.compile(r"(\d+) bytes stack frame, (\d+) bytes spill stores, (\d+) bytes spill loads")
+PTXAS_USED = re.compile(r"Used (\d+) registers(?:.*?(\d+) bytes smem)?")
+CUDA_RUN = re.compile(r'halide_cuda_run\(cuda\[0\], "([^"]+)", (.*)$')
+MAX_REGISTERS = 128  # the runtime's HL_CUDA_JIT_MAX_REGISTERS (fuselab/device.cpp)
+
+
+def split_args(text):
+    """The top-level comma-separated arguments of a call's text (which may run past its end)."""
+    args, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            if depth == 0:
+                args.append(cur.strip())
+                return args
+            depth -= 1
+        if ch == "," and depth == 0:
+            args.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    args.append(cur.strip())
+    return args
+
+
+def constant(text):
+    """The value of an integer expression made of literals only, else -1."""
+    if re.fullmatch(r"[\d\s+*()-]+", text):
+        return int(eval(text, {"__builtins__": {}}))  # noqa: S307 (digits and operators only)
+    return -1
+
+
+def launches(stmt_path):
+    """{kernel name: (threads per block or -1, dynamic shared bytes or -1)} from the statement."""
+    out = {}
+    for line in pipeline_body(stmt_path):
+        m = CUDA_RUN.search(line)
+        if not m:
+            continue
+        args = split_args(m.group(2))
+        if len(args) < 7:
+            continue
+        dims = [constant(a) for a in args[3:6]]
+        threads = dims[0] * dims[1] * dims[2] if min(dims) > 0 else -1
+        out[m.group(1)] = (threads, constant(args[6]))
+    return out
+
+
+def ptxas_report(ptxas, ptx_path, cache):
+    """ptxas -v's report on a PTX file (cached by its hash in cache["old"/"new"]), or None."""
+    data = open(ptx_path, "rb").read()
+    key = hashlib.sha1(data + f"{ptxas} {MAX_REGISTERS}".encode()).hexdigest()
+    if key in cache.get("old", {}):
+        cache["new"][key] = cache["old"][key]
+    if key not in cache["new"]:
+        p = subprocess.run([ptxas, "-arch=sm_90", "-v", f"-maxrregcount={MAX_REGISTERS}", "-o", os.devnull,
+                            ptx_path], capture_output=True, text=True)
+        if p.returncode != 0:
+            print(f"gen_registry: ptxas failed on {ptx_path}: {p.stderr[:500]}", file=sys.stderr)
+            return None
+        cache["new"][key] = p.stderr
+    return cache["new"][key]
+
+
+def kernel_resources(ptxas, ptx_path, stmt_path, cache):
+    """[(name, registers, spill stores, spill loads, shared bytes, threads)], or None."""
+    if not ptxas or not ptx_path or not os.path.exists(ptx_path):
+        return None
+    report = ptxas_report(ptxas, ptx_path, cache)
+    if report is None:
+        return None
+    dynamic = launches(stmt_path)
+    kernels, cur = [], None
+    for line in report.splitlines():
+        m = PTXAS_ENTRY.search(line)
+        if m:
+            cur = {"name": m.group(1), "registers": -1, "spill_stores": 0, "spill_loads": 0, "smem": 0}
+            kernels.append(cur)
+            continue
+        if cur is None:
+            continue
+        m = PTXAS_SPILL.search(line)
+        if m:
+            cur["spill_stores"], cur["spill_loads"] = int(m.group(2)), int(m.group(3))
+        m = PTXAS_USED.search(line)
+        if m:
+            cur["registers"] = int(m.group(1))
+            cur["smem"] = int(m.group(2) or 0)
+    out = []
+    for k in kernels:
+        threads, dyn = dynamic.get(k["name"], (-1, -1))
+        shared = k["smem"] + dyn if dyn >= 0 else -1  # -1: sized at launch (bench --cupti shows it)
+        out.append((k["name"], k["registers"], k["spill_stores"], k["spill_loads"], shared, threads))
+    return out
+
+
 def cstr(s):
     return '"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"'
 
@@ -220,11 +327,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--manifest", required=True)
     ap.add_argument("--out", required=True)
+    ap.add_argument("--ptxas", default="", help="ptxas, for the CUDA kernels' registers and spills")
     args = ap.parse_args()
-    rows = [l.split("|") for l in open(args.manifest).read().splitlines() if l.strip()]
+    rows = [l.split("|", 8) for l in open(args.manifest).read().splitlines() if l.strip()]
 
+    cache_path = args.out + ".ptxas-cache.json"
+    # Reports by PTX hash: "old" as read, "new" those this run used (written back, so it stays small).
+    cache = {"old": json.load(open(cache_path)) if os.path.exists(cache_path) else {}, "new": {}}
     decls, funcs, entries = [], [], []
-    for pipeline, schedule, target, kind, lib, stmt, summary in rows:
+    for pipeline, schedule, target, kind, lib, stmt, ptx, plugin, summary in rows:
         decls.append(f'extern "C" int {lib}_argv(void **args);')
         decls.append(f'extern "C" const struct halide_filter_metadata_t *{lib}_metadata();')
         kernels, count, bytes_fn = -1, -1, "nullptr"
@@ -235,12 +346,19 @@ def main():
             if fn:
                 funcs.append(fn)
                 bytes_fn = f"&ledger_{lib}"
-        entries.append(f"        {{{cstr(pipeline)}, {cstr(schedule)}, {cstr(target)}, {cstr(kind)}, "
-                       f"{cstr(summary)}, {kernels}, {count}, {bytes_fn}, &{lib}_argv, &{lib}_metadata}},")
+        res, nres = "nullptr", 0
+        found = kernel_resources(args.ptxas, ptx, stmt, cache) if target == "cuda" else None
+        if found:
+            rows_c = ", ".join(f"{{{cstr(n)}, {r}, {ss}, {sl}, {sh}, {th}}}" for n, r, ss, sl, sh, th in found)
+            funcs.append(f"const KernelResources resources_{lib}[] = {{{rows_c}}};\n")
+            res, nres = f"resources_{lib}", len(found)
+        entries.append(f"    {{{cstr(pipeline)}, {cstr(schedule)}, {cstr(target)}, {cstr(kind)}, "
+                       f"{cstr(summary)}, {cstr(plugin)}, {kernels}, {count}, {bytes_fn}, {res}, {nres}, "
+                       f"&{lib}_argv, &{lib}_metadata}},")
 
     out = [
-        "// Generated by tools/gen_registry.py from the build's manifest and lowered statements.",
-        "// Do not edit: re-run the build.",
+        "// Generated by cmake/gen_registry.py from the build's manifest, lowered statements and",
+        "// ptxas reports. Do not edit: re-run the build.",
         "#include <cstdint>",
         '#include "fuselab/ledger.h"',
         '#include "fuselab/registry.h"',
@@ -257,18 +375,19 @@ def main():
         "using detail::isel;",
         "",
         *[f + "\n" for f in funcs],
-        "}  // namespace",
-        "",
-        "const std::vector<Variant> &detail::generated_variants() {",
-        "    static const std::vector<Variant> list = {",
+        "const Variant list[] = {",
         *entries,
-        "    };",
-        "    return list;",
-        "}",
+        "};",
         "",
+        "// Registered when this library is linked (whole: fuselab_registry() in CMake).",
+        "const bool registered = (register_variants(list, sizeof(list) / sizeof(list[0])), true);",
+        "",
+        "}  // namespace",
         "}  // namespace fuselab",
         "",
     ]
+    with open(cache_path, "w") as f:
+        json.dump(cache["new"], f)
     text = "\n".join(out)
     if not os.path.exists(args.out) or open(args.out).read() != text:
         with open(args.out, "w") as f:

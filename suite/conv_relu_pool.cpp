@@ -4,7 +4,8 @@
 
 #include "fuselab/workloads.h"
 
-namespace fuselab::workloads_detail {
+namespace fuselab {
+namespace {
 
 Workload conv_relu_pool() {
     Workload w;
@@ -55,12 +56,14 @@ Workload conv_relu_pool() {
     };
     // 2 flops per multiply-add over the full-resolution conv (the pool's work is negligible).
     w.flops = [](const Size &s) { return 2.0 * s[0] * s[1] * s[3] * 9.0 * s[2]; };
-    w.size_of = [](const Buffers &in) {
+    w.size_of = [](const Shapes &in) {
         const auto &input = in.at("input");
-        return Size{input.dim(0).extent(), input.dim(1).extent(), input.dim(2).extent(),
-                    in.at("weights").dim(3).extent()};
+        return Size{input[0], input[1], input[2], in.at("weights")[3]};
     };
     return w;
 }
 
-}  // namespace fuselab::workloads_detail
+const WorkloadRegistration registered(conv_relu_pool());
+
+}  // namespace
+}  // namespace fuselab

@@ -1,20 +1,17 @@
-// The `fuselab` command's subcommands.
+// The bench table: every strategy of a pipeline side by side on one target, at the workload's
+// sizes, each output checked against the float64 reference first, with the ledger (kernels,
+// intermediate bytes) beside the times. `fuselab bench` is this; a downstream project calls it
+// for its own pipelines (README, "Your own pipeline").
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace fuselab::cli {
-
-struct ListOptions {
-    std::string target;  // "", "cpu" or "cuda"
-    bool sizes = false;  // one line per variant and default bench size, for scripts
-};
-int list_command(const ListOptions &opt);
+namespace fuselab {
 
 struct BenchOptions {
     std::string target = "auto";  // auto: cuda if usable, else cpu
-    std::vector<std::string> pipelines, schedules;
+    std::vector<std::string> pipelines, schedules;  // empty: all registered
     std::string size;               // overrides the workload's sizes (needs one pipeline)
     std::string json;               // also write the table here
     double budget_s = 0.4;          // host timing, per variant and size
@@ -23,15 +20,12 @@ struct BenchOptions {
     bool once = false;   // one call per variant and size: no warm-up, no timing (for ncu)
     bool cupti = false;  // after timing, trace a few calls with CUPTI: launches, kernel time
 };
-int bench_command(const BenchOptions &opt);
 
-struct RunOptions {
-    std::string pipeline, schedule, target = "auto";
-    std::vector<std::string> inputs, outputs;  // NAME=FILE
-};
-int run_command(const RunOptions &opt);
+// Prints the table on stdout and progress on stderr; returns 0, or 2 if an output was wrong.
+// Throws Error when the run cannot start (no usable device for --target cuda, a bad size).
+int run_bench(const BenchOptions &opt);
 
 // "cuda" if a device is usable, else "cpu"; an explicit "cpu"/"cuda" is returned as is.
 std::string resolve_target(const std::string &target);
 
-}  // namespace fuselab::cli
+}  // namespace fuselab

@@ -4,7 +4,7 @@
 
 #include "fuselab/workloads.h"
 
-namespace fuselab::workloads_detail {
+namespace fuselab {
 namespace {
 
 // What the 2-D stencils share: sizes are the output's W x H, the input carries a halo of
@@ -23,9 +23,9 @@ Workload image_workload(const std::string &pipeline) {
                                      {"out", {s[0], s[1]}, true}};
     };
     w.flops = [](const Size &) { return 0.0; };
-    w.size_of = [](const Buffers &in) {
-        const auto &b = in.at("in");
-        return Size{b.dim(0).extent() - Halo, b.dim(1).extent() - Halo};
+    w.size_of = [](const Shapes &in) {
+        const auto &e = in.at("in");
+        return Size{e[0] - Halo, e[1] - Halo};
     };
     return w;
 }
@@ -49,8 +49,6 @@ Workload stencil_chain_k() {
     return w;
 }
 
-}  // namespace
-
 Workload blur3x3() {
     Workload w = image_workload<2>("blur3x3");
     w.reference = [](const Buffers &in, const Size &s) {
@@ -68,14 +66,12 @@ Workload blur3x3() {
     return w;
 }
 
-Workload stencil_chain_k2() {
-    return stencil_chain_k<2>();
-}
-Workload stencil_chain_k4() {
-    return stencil_chain_k<4>();
-}
-Workload stencil_chain_k8() {
-    return stencil_chain_k<8>();
-}
+const WorkloadRegistration registered[] = {
+    WorkloadRegistration(blur3x3()),
+    WorkloadRegistration(stencil_chain_k<2>()),
+    WorkloadRegistration(stencil_chain_k<4>()),
+    WorkloadRegistration(stencil_chain_k<8>()),
+};
 
-}  // namespace fuselab::workloads_detail
+}  // namespace
+}  // namespace fuselab

@@ -17,8 +17,11 @@ int main(int argc, char **argv) {
     list_cmd->add_flag("--sizes", list.sizes,
                        "Instead, one line per variant and default bench size: PIPELINE SCHEDULE "
                        "TARGET SIZE");
+    list_cmd->add_flag("--json", list.json,
+                       "Instead, every variant as JSON: names, ledger, arguments, and each CUDA "
+                       "kernel's registers, spills and shared memory");
 
-    BenchOptions bench;
+    fuselab::BenchOptions bench;
     auto *bench_cmd = app.add_subcommand("bench", "Time every strategy side by side");
     bench_cmd->add_option("--target", bench.target, "cpu, cuda, or auto (cuda when usable)")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
@@ -60,7 +63,7 @@ int main(int argc, char **argv) {
     if (bench.once && check->count() == 0) bench.check = false;
     try {
         if (*list_cmd) return list_command(list);
-        if (*bench_cmd) return bench_command(bench);
+        if (*bench_cmd) return fuselab::run_bench(bench);
         if (*run_cmd) return run_command(run);
     } catch (const fuselab::Error &e) {
         std::cerr << "fuselab: error: " << e.what() << "\n";

@@ -1,9 +1,16 @@
-// The workloads of ../shared/WORKLOADS.md as data: each pipeline's argument shapes for a size,
-// its float64 reference, its tolerance and its default sizes. Tests, the bench and `fuselab run`
-// all read them from here.
+// Workloads: what a pipeline computes, as data the bench, the tests and `fuselab run` share: its
+// argument shapes for a size, its float64 reference, tolerance and default sizes. The built-in
+// suite (../shared/WORKLOADS.md) registers its own; a downstream project declares its pipelines'
+// the same way (README, "Your own pipeline"):
+//
+//   fuselab::Workload w;  // fill in the fields below
+//   static const fuselab::WorkloadRegistration registered(w);  // or register_workload(w)
+//
+// The float64 reference is the independent definition every variant is checked against.
 #pragma once
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <string>
 #include <vector>
@@ -13,7 +20,8 @@
 
 namespace fuselab {
 
-using Size = std::vector<int>;  // N | W, H | W, H, C, K: see Workload::size_format
+using Size = std::vector<int>;                             // N | W, H | W, H, C, K: size_format
+using Shapes = std::map<std::string, std::vector<int>>;    // argument -> extents (Halide order)
 using Buffers = std::map<std::string, Halide::Runtime::Buffer<float>>;
 using RefBuffers = std::map<std::string, Halide::Runtime::Buffer<double>>;
 
@@ -26,23 +34,34 @@ struct ArgShape {
 struct Workload {
     std::string pipeline;
     std::string size_format;                  // "N", "WxH" (output extents), "WxHxCxK"
-    double tolerance;                         // on ||out - ref|| / ||ref||
+    double tolerance;                         // on relative_error(out, ref)
     std::vector<Size> cpu_sizes, cuda_sizes;  // bench sizes; the first is the default
     std::vector<Size> test_sizes;             // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
     RefBuffers (*reference)(const Buffers &inputs, const Size &size);
-    double (*flops)(const Size &);  // useful arithmetic per call (0: memory-bound, not counted)
-    Size (*size_of)(const Buffers &inputs);  // the size that given inputs imply
+    double (*flops)(const Size &);          // useful arithmetic per call (0: memory-bound)
+    Size (*size_of)(const Shapes &inputs);  // the size that inputs of these extents imply
 };
 
-const std::vector<Workload> &workloads();
+// Registration, from any static initializer or at run time. A second workload of the same
+// pipeline name replaces nothing: it is ignored with a message on stderr.
+void register_workload(const Workload &w);
+struct WorkloadRegistration {
+    explicit WorkloadRegistration(const Workload &w) { register_workload(w); }
+};
+
+const std::deque<Workload> &workloads();
 const Workload &find_workload(const std::string &pipeline);  // throws Error
 
 Size parse_size(const Workload &w, const std::string &text);  // throws Error
 std::string format_size(const Size &s);                       // "1920x1080"
 
-// Output shapes that follow from the given inputs, as the math defines them (fuselab run).
+// The size that inputs of these shapes imply, checking that every input is there with the rank
+// and extents the math defines (throws Error naming the input otherwise).
+Size size_from_inputs(const Workload &w, const Shapes &inputs);
 Size size_from_inputs(const Workload &w, const Buffers &inputs);
+// The output shapes for a size (by name).
+Shapes output_shapes(const Workload &w, const Size &size);
 
 // All of a workload's buffers for a size: inputs uniform in [-1, 1] from `seed`, outputs
 // poisoned with NaN so that an unwritten element fails any check.
@@ -62,18 +81,5 @@ int64_t intermediate_bytes_at(const Variant &v, const Size &size);
 // error.) +inf if any element is NaN or infinite.
 double relative_error(const Halide::Runtime::Buffer<float> &out,
                       const Halide::Runtime::Buffer<double> &ref);
-
-namespace workloads_detail {
-// One per file under runtime/workloads/.
-Workload add_relu();
-Workload conv_relu_pool();
-Workload pointwise_chain();
-Workload branches();
-Workload branches_indep();
-Workload blur3x3();
-Workload stencil_chain_k2();
-Workload stencil_chain_k4();
-Workload stencil_chain_k8();
-}  // namespace workloads_detail
 
 }  // namespace fuselab

@@ -5,7 +5,7 @@
 
 #include "fuselab/workloads.h"
 
-namespace fuselab::workloads_detail {
+namespace fuselab {
 namespace {
 
 Workload branches_common(bool independent) {
@@ -41,17 +41,12 @@ Workload branches_common(bool independent) {
         return RefBuffers{{"out1", std::move(out1)}, {"out2", std::move(out2)}};
     };
     w.flops = [](const Size &) { return 0.0; };
-    w.size_of = [](const Buffers &in) { return Size{in.at("x").dim(0).extent()}; };
+    w.size_of = [](const Shapes &in) { return Size{in.at("x")[0]}; };
     return w;
 }
 
+const WorkloadRegistration shared_input(branches_common(false));
+const WorkloadRegistration independent(branches_common(true));
+
 }  // namespace
-
-Workload branches() {
-    return branches_common(false);
-}
-Workload branches_indep() {
-    return branches_common(true);
-}
-
-}  // namespace fuselab::workloads_detail
+}  // namespace fuselab

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <random>
 #include <sstream>
@@ -10,13 +11,26 @@
 
 namespace fuselab {
 
-const std::vector<Workload> &workloads() {
-    using namespace workloads_detail;
-    static const std::vector<Workload> list = {
-        add_relu(), pointwise_chain(),  branches(),         branches_indep(),   conv_relu_pool(),
-        blur3x3(),  stencil_chain_k2(), stencil_chain_k4(), stencil_chain_k8(),
-    };
+namespace {
+std::deque<Workload> &registry() {  // constructed on first use, from any static initializer
+    static std::deque<Workload> list;
     return list;
+}
+}  // namespace
+
+void register_workload(const Workload &w) {
+    for (const Workload &known : registry()) {
+        if (known.pipeline == w.pipeline) {
+            std::fprintf(stderr, "fuselab: workload %s is registered twice; keeping the first\n",
+                         w.pipeline.c_str());
+            return;
+        }
+    }
+    registry().push_back(w);
+}
+
+const std::deque<Workload> &workloads() {
+    return registry();
 }
 
 const Workload &find_workload(const std::string &pipeline) {
@@ -132,32 +146,60 @@ double relative_error(const Halide::Runtime::Buffer<float> &out,
     return std::sqrt(num / std::max(den, n));
 }
 
-Size size_from_inputs(const Workload &w, const Buffers &inputs) {
+Size size_from_inputs(const Workload &w, const Shapes &inputs) {
     for (const ArgShape &a : w.shapes(w.cpu_sizes.front())) {
         if (a.output) continue;
         auto it = inputs.find(a.name);
         if (it == inputs.end()) throw Error(w.pipeline + ": missing input '" + a.name + "'");
-        if (it->second.dimensions() != static_cast<int>(a.extents.size())) {
+        if (it->second.size() != a.extents.size()) {
             throw Error(w.pipeline + ": input '" + a.name + "' has rank " +
-                        std::to_string(it->second.dimensions()) + ", expected " +
+                        std::to_string(it->second.size()) + ", expected " +
                         std::to_string(a.extents.size()));
         }
-    }
-    Size s = w.size_of(inputs);
-    // The inputs must then have exactly the shapes that size implies.
-    for (const ArgShape &a : w.shapes(s)) {
-        if (a.output) continue;
-        const auto &b = inputs.at(a.name);
-        for (size_t d = 0; d < a.extents.size(); d++) {
-            if (b.dim(d).extent() != a.extents[d]) {
+        for (size_t d = 0; d < it->second.size(); d++) {
+            if (it->second[d] <= 0) {
                 throw Error(w.pipeline + ": input '" + a.name + "' has extent " +
-                            std::to_string(b.dim(d).extent()) + " in dimension " +
-                            std::to_string(d) + ", expected " + std::to_string(a.extents[d]) +
-                            " for size " + format_size(s));
+                            std::to_string(it->second[d]) + " in dimension " + std::to_string(d) +
+                            "; extents must be positive");
+            }
+        }
+    }
+    const Size s = w.size_of(inputs);
+    for (const ArgShape &a : w.shapes(s)) {
+        for (size_t d = 0; d < a.extents.size(); d++) {
+            if (a.extents[d] <= 0) {
+                throw Error(w.pipeline + ": these inputs imply size " + format_size(s) +
+                            ", which gives " + (a.output ? "output" : "input") + " '" + a.name +
+                            "' an empty extent in dimension " + std::to_string(d));
+            }
+            // The inputs must have exactly the shapes that size implies.
+            const std::vector<int> *given = a.output ? nullptr : &inputs.at(a.name);
+            if (given && (*given)[d] != a.extents[d]) {
+                throw Error(w.pipeline + ": input '" + a.name + "' has extent " +
+                            std::to_string((*given)[d]) + " in dimension " + std::to_string(d) +
+                            ", expected " + std::to_string(a.extents[d]) + " for size " +
+                            format_size(s));
             }
         }
     }
     return s;
+}
+
+Size size_from_inputs(const Workload &w, const Buffers &inputs) {
+    Shapes shapes;
+    for (const auto &[name, b] : inputs) {
+        std::vector<int> &e = shapes[name];
+        for (int d = 0; d < b.dimensions(); d++) e.push_back(b.dim(d).extent());
+    }
+    return size_from_inputs(w, shapes);
+}
+
+Shapes output_shapes(const Workload &w, const Size &size) {
+    Shapes out;
+    for (const ArgShape &a : w.shapes(size)) {
+        if (a.output) out[a.name] = a.extents;
+    }
+    return out;
 }
 
 }  // namespace fuselab
