@@ -4,9 +4,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
-#include <nlohmann/json.hpp>
 
 #include "commands.h"
+#include "fuselab/describe.h"
 #include "fuselab/invoke.h"
 #include "fuselab/registry.h"
 #include "fuselab/workloads.h"
@@ -17,44 +17,6 @@ namespace {
 Size default_size(const Variant &v) {
     const Workload &w = find_workload(v.pipeline);
     return v.is_cuda() ? w.cuda_sizes.front() : w.cpu_sizes.front();
-}
-
-nlohmann::json to_json(const Variant &v) {
-    nlohmann::json args = nlohmann::json::array();
-    const halide_filter_metadata_t *md = v.metadata();
-    for (int i = 0; i < md->num_arguments; i++) {
-        const halide_filter_argument_t &a = md->arguments[i];
-        args.push_back({{"name", a.name},
-                        {"kind", a.kind == halide_argument_kind_output_buffer ? "output" : "input"},
-                        {"type", type_name(a.type)},
-                        {"dimensions", a.dimensions}});
-    }
-    nlohmann::json kernels = nlohmann::json::array();
-    for (int i = 0; i < v.num_resources; i++) {
-        const KernelResources &k = v.resources[i];
-        kernels.push_back({{"name", k.name},
-                           {"registers", k.registers},
-                           {"spill_store_bytes", k.spill_store_bytes},
-                           {"spill_load_bytes", k.spill_load_bytes},
-                           {"shared_bytes", k.shared_bytes >= 0 ? nlohmann::json(k.shared_bytes)
-                                                                : nlohmann::json()},
-                           {"threads", k.threads >= 0 ? nlohmann::json(k.threads)
-                                                      : nlohmann::json()}});
-    }
-    const int64_t bytes = intermediate_bytes_at(v, default_size(v));
-    auto known = [](int64_t x) { return x >= 0 ? nlohmann::json(x) : nlohmann::json(); };
-    return {{"pipeline", v.pipeline},
-            {"schedule", v.schedule},
-            {"target", v.target},
-            {"kind", v.kind},
-            {"summary", v.summary},
-            {"autoscheduler", v.autoscheduler},
-            {"kernels", known(v.kernels)},
-            {"intermediates", known(v.intermediates)},
-            {"intermediate_bytes_at_default_size", known(bytes)},
-            {"default_size", format_size(default_size(v))},
-            {"arguments", args},
-            {"cuda_kernels", kernels}};
 }
 
 // "128" (the largest of the variant's kernels), "-" (no CUDA kernels), "?" (not known).
@@ -103,11 +65,7 @@ int list_command(const ListOptions &opt) {
         return 0;
     }
     if (opt.json) {
-        nlohmann::json all = nlohmann::json::array();
-        for (const Variant &v : variants()) {
-            if (shown(v)) all.push_back(to_json(v));
-        }
-        std::cout << all.dump(1) << "\n";
+        std::cout << variants_json(opt.target) << "\n";
         return 0;
     }
     std::printf("%-18s %-14s %-5s %-9s %7s %7s %10s %5s %7s %7s  %s\n", "pipeline", "schedule",

@@ -215,6 +215,17 @@ void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
     if (code != 0) {
         if (code == halide_error_code_access_out_of_bounds && *v.autoscheduler)
             throw Error(autoscheduled_refusal(v));
+        if (code == halide_error_code_constraint_violated) {
+            // "Constraint violated: a.stride.0 (2) == 1 (1)": a layout the kernel cannot take.
+            for (int i = 0; i < md->num_arguments; i++) {
+                const std::string arg = md->arguments[i].name;
+                if (msg.find("violated: " + arg + ".stride.") == std::string::npos) continue;
+                throw Error(v.name() + ": " + role(md->arguments[i]) + " '" + arg +
+                            "' has a layout this variant cannot take (" + msg +
+                            "; Halide dimension 0 is numpy's last); pass a dense copy "
+                            "(numpy.ascontiguousarray, tensor.contiguous())");
+            }
+        }
         if (msg.empty()) msg = detail::halide_error_code_name(code);
         throw Error(v.name() + ": " + msg + " (" + detail::halide_error_code_name(code) + ")");
     }

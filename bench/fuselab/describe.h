@@ -1,0 +1,18 @@
+// What is registered, as JSON: for `fuselab list --json`, the Python package and scripts.
+#pragma once
+
+#include <string>
+
+namespace fuselab {
+
+// [{pipeline, schedule, target, kind, summary, autoscheduler, kernels, intermediates,
+//   intermediate_bytes_at_default_size, default_size, arguments: [{name, kind, type,
+//   dimensions}], cuda_kernels: [{name, registers, spill_store_bytes, spill_load_bytes,
+//   shared_bytes, threads}]}, ...], in registration order; `target` "" for all.
+std::string variants_json(const std::string &target = "");
+
+// [{pipeline, size_format, tolerance, cpu_sizes, cuda_sizes, arguments: [{name, output,
+//   dimensions}]}, ...]
+std::string workloads_json();
+
+}  // namespace fuselab

@@ -1,0 +1,140 @@
+// libfuselab.so: the C ABI of fuselab_c.h over the C++ runtime, for the Python package.
+// Buffers are described, never copied here: host pointers become halide_buffer_t hosts, device
+// pointers become CUDA device handles with no host, exactly as PyTorch's own Halide backend
+// hands tensors to Halide.
+#include "fuselab_c.h"
+
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "HalideRuntimeCuda.h"
+#include "fuselab/describe.h"
+#include "fuselab/device.h"
+#include "fuselab/error.h"
+#include "fuselab/invoke.h"
+#include "fuselab/registry.h"
+#include "fuselab/workloads.h"
+
+namespace {
+
+using fuselab::Error;
+
+int fail(char *err, size_t len, const std::string &msg) {
+    if (err && len) std::snprintf(err, len, "%s", msg.c_str());
+    return 1;
+}
+
+// A halide_buffer_t over the caller's memory, dimensions reversed (numpy's outermost-first to
+// Halide's dimension 0 fastest).
+struct Described {
+    halide_buffer_t buf{};
+    std::vector<halide_dimension_t> dims;
+};
+
+int32_t checked_int32(int64_t v, const std::string &what) {
+    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
+        throw Error(what + " " + std::to_string(v) + " does not fit Halide's 32-bit dimensions");
+    return static_cast<int32_t>(v);
+}
+
+void describe(const fuselab_arg &a, const std::string &who, Described &d) {
+    const std::string what = who + ": argument '" + std::string(a.name ? a.name : "?") + "'";
+    if (a.ndim < 0 || a.ndim > 16) throw Error(what + " has rank " + std::to_string(a.ndim));
+    if (a.bits <= 0 || a.bits > 64 || a.type_code < 0 || a.type_code > 3)
+        throw Error(what + " has an unknown element type");
+    d.dims.resize(a.ndim);
+    for (int i = 0; i < a.ndim; i++) {
+        const int j = a.ndim - 1 - i;
+        d.dims[i] = halide_dimension_t(0, checked_int32(a.shape[j], what + " extent"),
+                                       checked_int32(a.strides[j], what + " stride"));
+    }
+    d.buf.type = halide_type_t(static_cast<halide_type_code_t>(a.type_code), a.bits);
+    d.buf.dimensions = a.ndim;
+    d.buf.dim = d.dims.data();
+    if (a.device == 1) {
+        d.buf.device = reinterpret_cast<uint64_t>(a.data);
+        d.buf.device_interface = halide_cuda_device_interface();
+    } else if (a.device == 0) {
+        d.buf.host = static_cast<uint8_t *>(a.data);
+    } else {
+        throw Error(what + " is on device type " + std::to_string(a.device) +
+                    "; fuselab takes host memory or CUDA device memory");
+    }
+}
+
+}  // namespace
+
+extern "C" const char *fuselab_info(void) {
+    static const std::string info = [] {
+        const fuselab::CudaStatus &s = fuselab::cuda_status();
+        nlohmann::json cuda = {{"usable", s.usable}, {"reason", s.reason}, {"device", s.device}};
+        return "{\"variants\": " + fuselab::variants_json() +
+               ",\n\"workloads\": " + fuselab::workloads_json() + ",\n\"cuda\": " + cuda.dump() +
+               "}";
+    }();
+    return info.c_str();
+}
+
+extern "C" int fuselab_invoke(int index, int nargs, const fuselab_arg *args, void *stream,
+                              char *err, size_t err_len) {
+    try {
+        const auto &all = fuselab::variants();
+        if (index < 0 || static_cast<size_t>(index) >= all.size())
+            throw Error("no variant number " + std::to_string(index));
+        const fuselab::Variant &v = all[index];
+        std::vector<Described> described(nargs);
+        fuselab::Bindings bindings;
+        for (int i = 0; i < nargs; i++) {
+            describe(args[i], v.name(), described[i]);
+            if (!bindings.emplace(args[i].name, &described[i].buf).second)
+                throw Error(v.name() + ": argument '" + args[i].name + "' given twice");
+        }
+        // Device memory Halide allocates here (for host memory given to a CUDA variant) is
+        // freed again, into Halide's cache, whatever happens.
+        struct Release {
+            std::vector<Described> &d;
+            ~Release() {
+                for (size_t i = 0; i < d.size(); i++) {
+                    if (d[i].buf.host && d[i].buf.device) halide_device_free(nullptr, &d[i].buf);
+                }
+            }
+        } release{described};
+        fuselab::invoke(v, bindings, stream);
+        const halide_filter_metadata_t *md = v.metadata();
+        for (int i = 0; i < md->num_arguments; i++) {
+            if (md->arguments[i].kind != halide_argument_kind_output_buffer) continue;
+            halide_buffer_t *out = bindings.at(md->arguments[i].name);
+            if (out->host && out->device) fuselab::to_host(out, v.name(), stream);
+        }
+        return 0;
+    } catch (const std::exception &e) {
+        return fail(err, err_len, e.what());
+    }
+}
+
+extern "C" int fuselab_output_shapes(const char *pipeline, int nargs, const fuselab_arg *inputs,
+                                     char *json, size_t json_len, char *err, size_t err_len) {
+    try {
+        const fuselab::Workload &w = fuselab::find_workload(pipeline);
+        fuselab::Shapes shapes;
+        for (int i = 0; i < nargs; i++) {
+            std::vector<int> &e = shapes[inputs[i].name];
+            for (int d = inputs[i].ndim - 1; d >= 0; d--)
+                e.push_back(checked_int32(inputs[i].shape[d], w.pipeline + " extent"));
+        }
+        const fuselab::Size size = fuselab::size_from_inputs(w, shapes);
+        nlohmann::json out = nlohmann::json::object();
+        for (const auto &[name, extents] : fuselab::output_shapes(w, size))
+            out[name] = std::vector<int>(extents.rbegin(), extents.rend());
+        const std::string text = out.dump();
+        if (text.size() + 1 > json_len) throw Error("output shapes: buffer too small");
+        std::memcpy(json, text.c_str(), text.size() + 1);
+        return 0;
+    } catch (const std::exception &e) {
+        return fail(err, err_len, e.what());
+    }
+}

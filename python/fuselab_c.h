@@ -1,0 +1,53 @@
+/* fuselab's C ABI: libfuselab.so, which the Python package loads with ctypes. Plain C, so that
+ * any interpreter (the project's .venv, the GPU machine's Python with PyTorch) loads it without
+ * compiling anything. Every function returns 0 on success and 1 on failure, with the runtime's
+ * message (naming the variant and the problem) in `err`. Nothing aborts. */
+#ifndef FUSELAB_C_H
+#define FUSELAB_C_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef FUSELAB_C_API
+#define FUSELAB_C_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One argument, in numpy's and PyTorch's order: shape and strides outermost first, strides in
+ * elements. `data` is a host pointer, or a CUdeviceptr of the device's primary context when
+ * `device` is 1. */
+typedef struct fuselab_arg {
+    const char *name;
+    void *data;
+    int32_t device; /* 0: host memory; 1: CUDA device memory */
+    int32_t ndim;
+    const int64_t *shape;
+    const int64_t *strides;
+    int32_t type_code; /* halide_type_code_t: 0 int, 1 uint, 2 float */
+    int32_t bits;
+} fuselab_arg;
+
+/* Everything registered, as JSON: {"variants": [...], "workloads": [...], "cuda": {...}}. The
+ * string lives as long as the library. */
+FUSELAB_C_API const char *fuselab_info(void);
+
+/* Runs variant `index` (its position in fuselab_info's "variants") on `args`, on `stream` (a
+ * CUstream; 0: the legacy default stream). Device memory is used in place, on the stream, with
+ * no copy and no wait. Host memory given to a CUDA variant is copied to the device and, for
+ * outputs, back (then the call has waited for the stream). */
+FUSELAB_C_API int fuselab_invoke(int index, int nargs, const fuselab_arg *args, void *stream, char *err,
+                   size_t err_len);
+
+/* The output shapes (numpy order) that inputs of these shapes imply for `pipeline`, as JSON
+ * {"out": [K, H, W], ...} in `json`. Only `name`, `ndim` and `shape` of the inputs are read. */
+FUSELAB_C_API int fuselab_output_shapes(const char *pipeline, int nargs, const fuselab_arg *inputs, char *json,
+                          size_t json_len, char *err, size_t err_len);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FUSELAB_C_H */
