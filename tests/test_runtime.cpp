@@ -145,6 +145,9 @@ TEST(Runtime, MissingAndUnknownArguments) {
 TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
     if (cuda_status().usable)
         GTEST_SKIP() << "a CUDA device is usable here: " << cuda_status().device;
+    bool cuda_built = false;
+    for (const Variant &v : variants()) cuda_built |= v.is_cuda();
+    if (!cuda_built) GTEST_SKIP() << "this build has no CUDA variants (FUSELAB_CUDA=OFF)";
     Buffer<float> a(16), b(16), out(16);
     const std::string msg = error_of([&] {
         invoke(find_variant("add_relu", "fused", "cuda"),

@@ -1,0 +1,14 @@
+# The sanitizer build (FUSELAB_SANITIZE=ON; ./fuselab test makes it in build-asan with clang-14):
+# the runtime, CLI and tests with AddressSanitizer and UndefinedBehaviorSanitizer, any UB fatal,
+# and the CPU variants compiled with Halide's `asan` feature so that the generated code is checked
+# too. CUDA is off here (the CUDA variants go through compute-sanitizer on the GPU machine,
+# bench/sanitize_cuda.sh), and so is the Python library (an ASan library cannot load into an
+# uninstrumented interpreter). Generators come from the main build when it exports them
+# (-Dfuselab-halide_generators_DIR=build/cmake), so that nothing is compiled twice.
+set(FUSELAB_TARGET_FEATURES "-asan" CACHE STRING "" FORCE)
+set(FUSELAB_CUDA OFF CACHE BOOL "" FORCE)
+set(FUSELAB_SEED_CUDA OFF CACHE BOOL "" FORCE)
+set(FUSELAB_PYTHON OFF CACHE BOOL "" FORCE)
+set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
+add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${sanitizers}>")
+add_link_options(-fsanitize=address,undefined)
