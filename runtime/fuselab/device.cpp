@@ -192,7 +192,10 @@ const CudaStatus &cuda_status() {
             halide_set_cuda_release_context(release_context);
             halide_set_cuda_get_stream(stream_of_caller);
             // Unfused schedules must not be charged for cuMemAlloc/cuMemFree on every call.
-            halide_reuse_device_allocations(nullptr, true);
+            // FUSELAB_DEVICE_ALLOCATION_REUSE=0 turns it off (compute-sanitizer's memcheck: a
+            // reused, larger block would hide a small overrun).
+            const char *reuse = std::getenv("FUSELAB_DEVICE_ALLOCATION_REUSE");
+            halide_reuse_device_allocations(nullptr, !(reuse && std::string(reuse) == "0"));
         }
     });
     return status;

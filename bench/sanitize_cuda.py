@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+"""Every CUDA variant through compute-sanitizer: memcheck, racecheck, initcheck and synccheck.
+Run on the GPU machine with the carried `fuselab` executable:
+
+    python3 bench/sanitize_cuda.py --bin .carry/fuselab --out $OUT/sanitizers [--tools memcheck,...]
+
+Each (tool, pipeline) is one process: `fuselab bench --once --check --target cuda` over the
+pipeline's hand-written and hand-scheduled variants at an odd size that straddles their tiles,
+and a second one for its autoscheduled variants at their default size (the sizes they accept).
+Halide's device-allocation reuse is off (FUSELAB_DEVICE_ALLOCATION_REUSE=0), so that an overrun
+lands outside its allocation. Reports are attributed to variants by the bench's progress lines,
+which it prints (and flushes) before each call; a process that fails is rerun one variant at a
+time. Writes sanitizers.json and the table sanitizers.md (`| pipeline/schedule | memcheck |
+racecheck | initcheck | synccheck |`, each cell the error count), raw logs beside them.
+"""
+import argparse
+import datetime
+import json
+import os
+import re
+import subprocess
+import sys
+import time
+
+TOOLS = ["memcheck", "racecheck", "initcheck", "synccheck"]
+ODD = {0: "1000003", 1: "1031x517", 3: "263x131x5x17"}  # by the number of x in a size
+PROGRESS = re.compile(r"^\s*\[\d+\] (\S+)/(\S+)/\S+ (\S+) \.\.\.$")
+REPORT = re.compile(r"^========= (Invalid|Race|Uninitialized|Barrier|Error|Warning|Program hit|"
+                    r"Malloc|Cuda|Illegal|Out-of-range|Misaligned|Divergent|Hazard)")
+SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error")
+
+
+def tool_args(tool):
+    args = ["compute-sanitizer", "--tool", tool, "--print-limit", "100", "--error-exitcode", "0"]
+    if tool == "racecheck":
+        args += ["--racecheck-report", "all"]
+    if tool == "memcheck":
+        args += ["--leak-check", "no"]
+    return args
+
+
+def run(tool, fuselab, pipeline, schedules, size, log):
+    """{variant: errors} for one process, attributed by the bench's progress lines; and whether
+    the process ended cleanly (every variant reached, exit status 0 or 2)."""
+    cmd = tool_args(tool) + [fuselab, "bench", "--target", "cuda", "--once", "--check",
+                             "--pipeline", pipeline, "--size", size, "--json", os.devnull]
+    for s in schedules:
+        cmd += ["--schedule", s]
+    env = dict(os.environ, FUSELAB_DEVICE_ALLOCATION_REUSE="0", PYTHONUNBUFFERED="1")
+    t0 = time.time()
+    p = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=600)
+    with open(log, "a") as f:
+        f.write(f"$ {' '.join(cmd)}\n# exit {p.returncode} in {time.time() - t0:.1f} s\n")
+        f.write(p.stderr + p.stdout + "\n")
+    # The bench's progress goes to stderr, compute-sanitizer's reports to stdout: both were
+    # captured whole; attribute reports by their order in stderr+stdout interleaving is not
+    # possible, so a process with any report is rerun one variant at a time by the caller.
+    reached = [m.group(2) for line in p.stderr.splitlines() if (m := PROGRESS.match(line))]
+    summary = SUMMARY.search(p.stdout)
+    errors = int(summary.group(1)) if summary else (0 if p.returncode in (0, 2) else -1)
+    wrong = "WRONG" in p.stdout
+    clean = p.returncode in (0, 2) and len(reached) == len(schedules) and summary is not None
+    return errors, reached, clean, wrong, p
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", required=True, help="the fuselab executable")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--tools", default=",".join(TOOLS))
+    ap.add_argument("--pipelines", default="", help="comma-separated; default: all")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    listed = json.loads(subprocess.run([args.bin, "list", "--json", "--target", "cuda"],
+                                       capture_output=True, text=True, check=True).stdout)
+    pipelines = {}
+    for v in listed:
+        pipelines.setdefault(v["pipeline"], []).append(v)
+    if args.pipelines:
+        pipelines = {p: vs for p, vs in pipelines.items() if p in args.pipelines.split(",")}
+    results = {}  # variant -> tool -> errors
+    wrong = set()
+    t0 = time.time()
+    for tool in args.tools.split(","):
+        log = os.path.join(args.out, f"{tool}.log")
+        open(log, "w").close()
+        for pipeline, vs in pipelines.items():
+            groups = [([v["schedule"] for v in vs if not v["autoscheduler"]],
+                       ODD[vs[0]["default_size"].count("x")]),
+                      ([v["schedule"] for v in vs if v["autoscheduler"]], vs[0]["default_size"])]
+            for schedules, size in groups:
+                if not schedules:
+                    continue
+                errors, reached, clean, bad, _ = run(tool, args.bin, pipeline, schedules, size, log)
+                if clean and errors == 0:
+                    for s in schedules:
+                        results.setdefault(f"{pipeline}/{s}", {})[tool] = 0
+                    if bad:
+                        wrong.update(f"{pipeline}/{s}" for s in schedules)
+                    continue
+                for s in schedules:  # attribute exactly: one variant a process
+                    e, _, ok, bad1, _ = run(tool, args.bin, pipeline, [s], size, log)
+                    # A run that did not finish counts as failed, with what it reported.
+                    results.setdefault(f"{pipeline}/{s}", {})[tool] = e if ok else f"failed ({e})"
+                    if bad1:
+                        wrong.add(f"{pipeline}/{s}")
+            print(f"{tool} {pipeline}: done ({time.time() - t0:.0f} s)", flush=True)
+    meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "command": " ".join([sys.executable] + sys.argv),
+            "compute_sanitizer": subprocess.run(["compute-sanitizer", "--version"],
+                                                capture_output=True, text=True).stdout.strip(),
+            "gpu": subprocess.run(["nvidia-smi", "--query-gpu=name,driver_version",
+                                   "--format=csv,noheader"], capture_output=True,
+                                  text=True).stdout.strip(),
+            "sizes": "hand-scheduled variants at " + ", ".join(ODD.values()) +
+                     " (by size format); autoscheduled ones at their default size",
+            "device_allocation_reuse": "off", "seconds": round(time.time() - t0)}
+    with open(os.path.join(args.out, "sanitizers.json"), "w") as f:
+        json.dump({"meta": meta, "results": results, "wrong_outputs": sorted(wrong)}, f, indent=1)
+    tools = args.tools.split(",")
+    lines = [f"# compute-sanitizer over every CUDA variant ({meta['date']}, {meta['gpu']})", "",
+             f"Command: `{meta['command']}`. {meta['compute_sanitizer'].splitlines()[-1] if meta['compute_sanitizer'] else ''}",
+             f"Sizes: {meta['sizes']}. Halide's device-allocation reuse off. "
+             f"Each cell: errors reported (\"failed (n)\": the process did not finish). Outputs checked against float64 "
+             f"in the same runs: {'all ok' if not wrong else 'WRONG: ' + ', '.join(sorted(wrong))}.",
+             "", "| pipeline/schedule | " + " | ".join(tools) + " |",
+             "|---|" + "---|" * len(tools)]
+    for name in sorted(results):
+        lines.append(f"| {name} | " + " | ".join(str(results[name].get(t, "-")) for t in tools) + " |")
+    with open(os.path.join(args.out, "sanitizers.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    total = sum(1 for r in results.values() for e in r.values() if e != 0)
+    return 1 if total or wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
