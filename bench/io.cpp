@@ -53,11 +53,13 @@ std::string errno_text(int err) {
 
 std::string bytes_text(uint64_t n) {
     char text[64];
+    const auto bytes = static_cast<unsigned long long>(n);
     if (n < (1u << 20)) {
-        std::snprintf(text, sizeof(text), "%llu bytes", static_cast<unsigned long long>(n));
+        std::snprintf(text, sizeof(text), "%llu bytes", bytes);
+    } else if (n < (1u << 30)) {
+        std::snprintf(text, sizeof(text), "%llu bytes (%.1f MiB)", bytes, double(n) / (1u << 20));
     } else {
-        std::snprintf(text, sizeof(text), "%llu bytes (%.1f GiB)",
-                      static_cast<unsigned long long>(n), static_cast<double>(n) / (1u << 30));
+        std::snprintf(text, sizeof(text), "%llu bytes (%.1f GiB)", bytes, double(n) / (1u << 30));
     }
     return text;
 }
@@ -284,13 +286,17 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string &what) const {
-        std::string excerpt = s_.substr(0, 120);
-        for (size_t k = 0; k < excerpt.size(); k++) {
-            if (excerpt[k] == '\n') excerpt.replace(k, 1, "\\n");
+        size_t end = s_.size();  // without numpy's padding
+        while (end > 0 && (s_[end - 1] == ' ' || s_[end - 1] == '\n')) end--;
+        std::string excerpt;  // printable, whatever the header holds
+        for (size_t k = 0; k < end && k < 120; k++) {
+            const unsigned char c = static_cast<unsigned char>(s_[k]);
+            char esc[8];
+            std::snprintf(esc, sizeof(esc), "\\x%02x", c);
+            excerpt += c == '\n' ? "\\n" : c >= 0x20 && c < 0x7f ? std::string(1, char(c)) : esc;
         }
-        while (!excerpt.empty() && excerpt.back() == ' ') excerpt.pop_back();
         fail_read(name_, "malformed .npy header: " + what + " (header: " + excerpt +
-                             (s_.size() > 120 ? "..." : "") + ")");
+                             (end > 120 ? "..." : "") + ")");
     }
 
     std::string found() const {
@@ -485,7 +491,10 @@ struct PngReader {
     png_uint_32 width = 0, height = 0;
     int bit_depth = 0, color_type = 0, interlace = 0;
     bool has_trns = false;
-    int channels = 0, decoded_bit_depth = 0;
+    png_color palette[256] = {};  // palette images: the colours and the alphas (tRNS)
+    png_byte alpha[256] = {};
+    int num_palette = 0, num_alpha = 0;
+    int channels = 0, decoded_bit_depth = 0;  // as libpng will deliver rows
     size_t rowbytes = 0;
 };
 
@@ -511,12 +520,31 @@ bool png_read_header(PngReader *r) {
     png_get_IHDR(r->png, r->info, &r->width, &r->height, &r->bit_depth, &r->color_type,
                  &r->interlace, nullptr, nullptr);
     r->has_trns = png_get_valid(r->png, r->info, PNG_INFO_tRNS) != 0;
+    png_colorp palette = nullptr;
+    if (png_get_PLTE(r->png, r->info, &palette, &r->num_palette) == 0 || !palette) {
+        r->num_palette = 0;
+    }
+    r->num_palette = std::max(0, std::min(r->num_palette, 256));
+    for (int i = 0; i < r->num_palette; i++) r->palette[i] = palette[i];
+    png_bytep alpha = nullptr;
+    if (r->color_type == PNG_COLOR_TYPE_PALETTE && r->has_trns &&
+        png_get_tRNS(r->png, r->info, &alpha, &r->num_alpha, nullptr) != 0 && alpha) {
+        r->num_alpha = std::max(0, std::min(r->num_alpha, 256));
+        for (int i = 0; i < r->num_alpha; i++) r->alpha[i] = alpha[i];
+    } else {
+        r->num_alpha = 0;
+    }
     return true;
 }
 
 bool png_read_setup(PngReader *r) {
     if (setjmp(png_jmpbuf(r->png))) return false;
-    png_set_expand(r->png);  // palette -> RGB, gray < 8 bits -> 8 bits, tRNS -> alpha
+    if (r->color_type == PNG_COLOR_TYPE_PALETTE) {
+        png_set_packing(r->png);  // one index a byte; read_png maps them, checking each
+    } else {
+        png_set_expand_gray_1_2_4_to_8(r->png);
+        if (r->has_trns) png_set_tRNS_to_alpha(r->png);
+    }
     png_set_interlace_handling(r->png);
     png_read_update_info(r->png, r->info);
     r->channels = png_get_channels(r->png, r->info);
@@ -704,9 +732,9 @@ Buffer<float> read_npy(FILE *f, const std::string &name) {
         if (e < 0) fail(shape + ": extent " + std::to_string(e) + " is negative");
         if (e == 0) fail(shape + ": extent 0: empty arrays are not supported");
         if (static_cast<uint64_t>(e) > kMaxElements) {
-            fail(shape + ": extent " +
-                 (e == std::numeric_limits<int64_t>::max() ? std::string("beyond 2^63")
-                                                           : std::to_string(e)) +
+            fail(shape + ": " +
+                 (e == std::numeric_limits<int64_t>::max() ? std::string("an extent beyond 2^63")
+                                                           : "extent " + std::to_string(e)) +
                  " is more than " + std::to_string(kMaxElements));
         }
         elements *= static_cast<uint64_t>(e);  // < 2^124: no overflow at rank <= 4
@@ -795,7 +823,9 @@ Buffer<float> read_png(FILE *f, const std::string &name) {
     if (!r.png || !r.info) fail("libpng could not start (out of memory)");
     if (!png_read_header(&r)) fail(png_failure(r.messages));
 
-    // What png_set_expand will make of it, checked before libpng allocates a row.
+    // What the image will be, checked before libpng allocates a row: gray of 1, 2 or 4 bits
+    // becomes 8 bits, a palette RGB (RGBA with tRNS), a tRNS colour an alpha channel.
+    const bool palette = r.color_type == PNG_COLOR_TYPE_PALETTE;
     int file_channels = 1;
     switch (r.color_type) {
         case PNG_COLOR_TYPE_GRAY_ALPHA:
@@ -811,18 +841,19 @@ Buffer<float> read_png(FILE *f, const std::string &name) {
             file_channels = 1;
             break;  // gray, palette
     }
-    int channels = r.color_type == PNG_COLOR_TYPE_PALETTE ? 3 : file_channels;
+    int channels = palette ? 3 : file_channels;
     if (r.has_trns && (channels == 1 || channels == 3)) channels++;
+    const int decoded_channels = palette ? 1 : channels;  // palette rows hold indexes
     const int sample_bytes = r.bit_depth == 16 ? 2 : 1;
     const uint64_t w = r.width, h = r.height;
     const std::string image = std::to_string(w) + "x" + std::to_string(h) + " image";
     const uint64_t elements = w * h * uint64_t(channels);  // < 2^50
     if (elements > kMaxElements) {
-        fail("a " + image + " with " + std::to_string(channels) + " channels has " +
-             std::to_string(elements) + " values, more than " + std::to_string(kMaxElements) +
-             " (Halide's limit)");
+        fail("a " + image + " (" + std::to_string(channels) +
+             (channels == 1 ? " channel" : " channels") + ") has " + std::to_string(elements) +
+             " values, more than " + std::to_string(kMaxElements) + " (Halide's limit)");
     }
-    const uint64_t row_bytes = w * uint64_t(channels * sample_bytes);
+    const uint64_t row_bytes = w * uint64_t(decoded_channels * sample_bytes);
     const std::string over = over_byte_limit(
         h * row_bytes + h * sizeof(png_bytep) + elements * sizeof(float), "decoding a " + image);
     if (!over.empty()) fail(over);
@@ -835,12 +866,13 @@ Buffer<float> read_png(FILE *f, const std::string &name) {
     }
 
     if (!png_read_setup(&r)) fail(png_failure(r.messages));
-    if (r.channels != channels || r.decoded_bit_depth != 8 * sample_bytes ||
+    if (r.channels != decoded_channels || r.decoded_bit_depth != 8 * sample_bytes ||
         r.rowbytes != row_bytes) {
         fail("libpng decodes it as " + std::to_string(r.channels) + " channels of " +
              std::to_string(r.decoded_bit_depth) + " bits, not the expected " +
-             std::to_string(channels) + " of " + std::to_string(8 * sample_bytes));
+             std::to_string(decoded_channels) + " of " + std::to_string(8 * sample_bytes));
     }
+    if (palette && r.num_palette == 0) fail("invalid PNG: a palette image without a palette");
     std::vector<png_byte> pixels;
     std::vector<png_bytep> rows;
     try {
@@ -858,6 +890,23 @@ Buffer<float> read_png(FILE *f, const std::string &name) {
     float *dst = img.data();
     const uint64_t plane = w * h;
     const float scale = sample_bytes == 2 ? 65535.0f : 255.0f;
+    if (palette) {
+        for (uint64_t y = 0; y < h; y++) {
+            for (uint64_t x = 0; x < w; x++) {
+                const int i = rows[y][x];
+                if (i >= r.num_palette) {
+                    fail("invalid PNG: pixel (" + std::to_string(x) + ", " + std::to_string(y) +
+                         ") has palette index " + std::to_string(i) + ", past the " +
+                         std::to_string(r.num_palette) + "-entry palette");
+                }
+                const png_color &c = r.palette[i];
+                const png_byte v[4] = {c.red, c.green, c.blue,
+                                       png_byte(i < r.num_alpha ? r.alpha[i] : 255)};
+                for (int k = 0; k < channels; k++) dst[k * plane + y * w + x] = float(v[k]) / scale;
+            }
+        }
+        return img;
+    }
     for (uint64_t y = 0; y < h; y++) {
         const png_byte *src = rows[y];
         for (uint64_t x = 0; x < w; x++) {
@@ -950,7 +999,7 @@ OutputFile::OutputFile(const std::string &path) : path_(path), format_(Format::n
             fail_write(path, std::string("it is ") + kind_of(st.st_mode) +
                                  ", not a regular file (fuselab replaces output files)");
         }
-    } else if (errno != ENOENT) {
+    } else if (errno != ENOENT && errno != ENOTDIR) {  // ENOTDIR: said below, more clearly
         fail_write(path, errno_text(errno));
     }
     const std::string dir = directory_of(path);

@@ -144,11 +144,15 @@ int run_command(const RunOptions &opt) {
             throw Error(v.name() + ": input '" + in.name + "': " + e.what());
         }
     }
+    // Errors past this point concern the inputs together: they name all their files.
+    std::string files_given = " (inputs:";
+    for (const Binding &in : inputs) files_given += " " + in.name + "=" + in.file;
+    files_given += ")";
     Size size;
     try {
         size = size_from_inputs(w, buffers);
     } catch (const Error &e) {
-        throw Error(v.name() + ": " + e.what());
+        throw Error(v.name() + ": " + e.what() + files_given);
     }
     for (const ArgShape &a : w.shapes(size)) {
         if (!a.output) continue;
@@ -156,7 +160,7 @@ int run_command(const RunOptions &opt) {
             if (a.extents[d] < 1) {
                 throw Error(v.name() + ": output '" + a.name + "' has extent " +
                             std::to_string(a.extents[d]) + " in dimension " + std::to_string(d) +
-                            " for these inputs; extents must be positive");
+                            "; extents must be positive" + files_given);
             }
         }
         for (size_t o = 0; o < outputs.size(); o++) {
