@@ -129,7 +129,7 @@ class Files(unittest.TestCase):
                  "21267647892944572736998860269687930881 elements"),
                 ("(1, 1, 1, 1, 64)", OK64, "5 dimensions"),
                 ("()", f32([1.0]), "0-dimensional"),
-                ("(536870912,)", OK64, "truncated"),
+                ("(16777216,)", OK64, "truncated: shape (16777216,) needs 67108864 bytes"),
         ]:
             with self.subTest(shape=shape):
                 self.npy_refused(npy(h(shape), payload), fragment)
@@ -476,16 +476,16 @@ class Files(unittest.TestCase):
                      ["'b' has extent 63"])
 
     def test_regression_files(self):
-        # tests/files/: inputs that once crashed a reader (the fuzzer's finds), kept as they were.
-        if not os.path.isdir(FILES):
-            return
-        for n in sorted(os.listdir(FILES)):
+        # tests/files/ (its README.md says what each is): inputs that once crashed or fooled a
+        # reader, kept as they were.
+        names = sorted(n for n in os.listdir(FILES) if n.endswith((".npy", ".png")))
+        self.assertTrue(names)
+        for n in names:
             with self.subTest(file=n), open(os.path.join(FILES, n), "rb") as f:
-                data = f.read()
                 if n.endswith(".png"):
-                    self.png_refused(data)
+                    self.png_refused(f.read())
                 else:
-                    self.npy_refused(data)
+                    self.npy_refused(f.read())
 
     # --- valid files -------------------------------------------------------------------------
 
@@ -589,6 +589,17 @@ class Files(unittest.TestCase):
         for data in [png(rows, 8, 0, before_idat=extras, after_idat=extras[:2]),
                      png(rows, 8, 0, tail=b"trailing bytes after IEND")]:
             self.assertLessEqual(np.abs(self.decoded_by_blur(data) - ref).max(), 1e-6)
+
+    def test_png_compressed_as_far_as_deflate_goes(self):
+        # 2000x2000 zeros at zlib's best ratio (about 1029:1): within the reader's bound on what
+        # a file of this size can hold (1040:1), so accepted.
+        raw = b"\0" * (2001 * 2000)
+        data = SIGNATURE + ihdr(2000, 2000, 8, 0) + chunk(b"IDAT", zlib.compress(raw, 9)) + \
+            chunk(b"IEND", b"")
+        self.assertGreater(len(raw) / len(data), 1000)
+        out = self.decoded_by_blur(data)
+        self.assertEqual(out.shape, (1998, 1998))
+        self.assertEqual(np.abs(out).max(), 0)
 
     def test_npy_versions_and_spellings(self):
         v = np.arange(64, dtype=np.float32) / 7
