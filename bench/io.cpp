@@ -143,11 +143,13 @@ Buffer<float> allocate_floats(const std::vector<int> &extents, const std::string
 uint64_t remaining_bytes(FILE *f, const std::string &name) {
     const off_t here = ftello(f);
     if (here < 0 || fseeko(f, 0, SEEK_END) != 0) {
-        fail_read(name, "cannot find the end of the file (" + errno_text(errno) + ")");
+        const int err = errno;
+        fail_read(name, "cannot find the end of the file (" + errno_text(err) + ")");
     }
     const off_t end = ftello(f);
     if (end < here || fseeko(f, here, SEEK_SET) != 0) {
-        fail_read(name, "cannot find the end of the file (" + errno_text(errno) + ")");
+        const int err = errno;
+        fail_read(name, "cannot find the end of the file (" + errno_text(err) + ")");
     }
     return static_cast<uint64_t>(end - here);
 }
@@ -1004,12 +1006,14 @@ OutputFile::OutputFile(const std::string &path) : path_(path), format_(Format::n
     }
     const std::string dir = directory_of(path);
     if (stat(dir.c_str(), &st) != 0) {
-        fail_write(path, errno == ENOENT ? "directory " + dir + " does not exist"
-                                         : "directory " + dir + ": " + errno_text(errno));
+        const int err = errno;
+        fail_write(path, err == ENOENT ? "directory " + dir + " does not exist"
+                                       : "directory " + dir + ": " + errno_text(err));
     }
     if (!S_ISDIR(st.st_mode)) fail_write(path, dir + " is not a directory");
     if (access(dir.c_str(), W_OK | X_OK) != 0) {
-        fail_write(path, "directory " + dir + " is not writable (" + errno_text(errno) + ")");
+        const int err = errno;
+        fail_write(path, "directory " + dir + " is not writable (" + errno_text(err) + ")");
     }
     // Where permission bits do not tell (root, read-only file systems), creating a file does.
     for (int attempt = 0;; attempt++) {
@@ -1021,10 +1025,11 @@ OutputFile::OutputFile(const std::string &path) : path_(path), format_(Format::n
             tmp_.clear();
             break;
         }
-        if (errno != EEXIST || attempt >= 100) {
+        const int err = errno;
+        if (err != EEXIST || attempt >= 100) {
             tmp_.clear();
             fail_write(path,
-                       "cannot create a file in directory " + dir + " (" + errno_text(errno) + ")");
+                       "cannot create a file in directory " + dir + " (" + errno_text(err) + ")");
         }
     }
 }
