@@ -15,9 +15,9 @@
 
 namespace {
 
-using Halide::Runtime::Buffer;
 using fuselab::cli::read_npy;
 using fuselab::cli::read_png;
+using Halide::Runtime::Buffer;
 
 [[noreturn]] void die(const char *what, const std::string &detail) {
     std::fprintf(stderr, "fuzz_readers: %s: %s\n", what, detail.c_str());
