@@ -12,6 +12,7 @@
 
 #include "cupti.h"
 #include "fuselab/bench.h"
+#include "peer_runner.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
 #include "fuselab/registry.h"
@@ -35,6 +36,10 @@ struct Row {
     // --cupti: kernels and kernel-only time of each traced call, or why tracing failed.
     std::vector<CallTrace> traced;
     std::string trace_error;
+    // CPU peers (kind "peer"): their thread count and what they said of themselves.
+    int threads = 0;
+    std::string note;
+    double floor_us = NAN;  // min_bytes at the copy bandwidth of this run (CPU runs)
 
     bool launches_vary() const {
         for (const CallTrace &t : traced) {
@@ -122,6 +127,61 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
     return r;
 }
 
+// The CPU peers on the same inputs, each output checked against the same reference: one row each.
+void add_peer_rows(std::vector<Row> &rows, const Workload &w, const Size &size,
+                   const Buffers &buffers, const RefBuffers *ref, const BenchOptions &opt) {
+    auto base = [&](const std::string &name) {
+        Row r;
+        r.pipeline = w.pipeline;
+        r.size = format_size(size);
+        r.schedule = name;
+        r.target = "cpu";
+        r.kind = "peer";
+        r.min_bytes = min_bytes(w, size);
+        r.flops = w.flops(size);
+        return r;
+    };
+    std::vector<PeerResult> peers;
+    try {
+        std::fprintf(stderr, "  %s %s: CPU peers\n", w.pipeline.c_str(), format_size(size).c_str());
+        peers = run_cpu_peers(opt.peers, w, size, buffers, opt.budget_s);
+    } catch (const Error &e) {
+        Row r = base("peers");
+        r.ok = false;
+        r.error = e.what();
+        rows.push_back(r);
+        return;
+    }
+    for (PeerResult &p : peers) {
+        Row r = base(p.name);
+        r.threads = p.threads;
+        r.note = p.note;
+        if (!p.error.empty()) {
+            r.ok = false;
+            r.error = p.name + ": " + p.error;
+            rows.push_back(r);
+            continue;
+        }
+        r.timing.host_median_us = p.median_us;
+        r.timing.host_min_us = p.min_us;
+        r.timing.host_repeats = p.repeats;
+        r.timing.calls_per_batch = p.calls_per_repeat;
+        if (ref) {
+            double worst = 0;
+            for (const auto &[name, expected] : *ref) {
+                const auto &out = p.outputs.at(name);
+                bool same = out.dimensions() == expected.dimensions();
+                for (int d = 0; same && d < out.dimensions(); d++)
+                    same = out.dim(d).extent() == expected.dim(d).extent();
+                worst = std::max(worst, same ? relative_error(out, expected) : INFINITY);
+            }
+            r.rel_err = worst;
+            r.ok = worst <= w.tolerance;
+        }
+        rows.push_back(r);
+    }
+}
+
 // A few more calls under CUPTI, after the timed ones: tracing never overlaps timing (though the
 // library, once loaded, stays; bench/gpu_run.sh times in a process without --cupti).
 void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
@@ -140,10 +200,11 @@ void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
 }
 
 void print_header(bool cupti) {
-    std::printf("\n%-16s %-15s %-13s %-6s %10s %10s %7s", "pipeline", "size", "schedule", "target",
-                "us", "host us", "kernels");
+    std::printf("\n%-16s %-15s %-20s %-6s %-7s %10s %10s %7s", "pipeline", "size", "schedule",
+                "target", "kind", "us", "host us", "kernels");
     if (cupti) std::printf(" %8s %10s", "launches", "kernel us");
-    std::printf(" %10s %9s %9s %8s  %s\n", "interm MB", "GB/s", "GFLOP/s", "speedup", "check");
+    std::printf(" %10s %9s %9s %8s %7s  %s\n", "interm MB", "GB/s", "GFLOP/s", "speedup", "floor",
+                "check");
 }
 
 void print_row(const Row &r, bool cupti) {
@@ -168,8 +229,9 @@ void print_row(const Row &r, bool cupti) {
         std::snprintf(check, sizeof(check), "%s %.1e", r.ok ? "ok" : "WRONG", r.rel_err);
     }
     const std::string kernels = r.kernels < 0 ? "?" : std::to_string(r.kernels);
-    std::printf("%-16s %-15s %-13s %-6s %10s %10s %7s", r.pipeline.c_str(), r.size.c_str(),
-                r.schedule.c_str(), r.target.c_str(), median, host, kernels.c_str());
+    const std::string kind = r.kind == "fuselab" ? "fuselab" : r.kind == "peer" ? "peer" : "hand";
+    std::printf("%-16s %-15s %-20s %-6s %-7s %10s %10s %7s", r.pipeline.c_str(), r.size.c_str(),
+                r.schedule.c_str(), r.target.c_str(), kind.c_str(), median, host, kernels.c_str());
     if (cupti) {
         std::string launches = "-", kernel_us = "-";
         if (!r.trace_error.empty()) {
@@ -188,7 +250,9 @@ void print_row(const Row &r, bool cupti) {
         }
         std::printf(" %8s %10s", launches.c_str(), kernel_us.c_str());
     }
-    std::printf(" %10s %9s %9s %8s  %s%s\n", mb, gbps, gflops, speed, check,
+    char floor[32] = "-";  // time over the copy floor of this run
+    if (us > 0 && !std::isnan(r.floor_us)) std::snprintf(floor, sizeof(floor), "%.2fx", us / r.floor_us);
+    std::printf(" %10s %9s %9s %8s %7s  %s%s\n", mb, gbps, gflops, speed, floor, check,
                 r.mismatch() ? "  MISMATCH" : "");
     if (!r.error.empty()) std::printf("    error: %s\n", r.error.c_str());
     if (!r.trace_error.empty()) std::printf("    error (cupti): %s\n", r.trace_error.c_str());
@@ -229,6 +293,11 @@ nlohmann::json to_json(const Row &r) {
     j["flops"] = r.flops > 0 ? nlohmann::json(r.flops) : nlohmann::json();
     j["rel_err"] = or_null(r.rel_err);
     j["speedup_vs_unfused"] = or_null(r.speedup);
+    j["floor_us"] = or_null(r.floor_us);
+    if (r.kind == "peer") {
+        j["threads"] = r.threads;
+        j["note"] = r.note;
+    }
     if (!r.error.empty()) j["error"] = r.error;
     if (!r.traced.empty()) {
         nlohmann::json per_call = nlohmann::json::array();
@@ -304,6 +373,8 @@ int run_bench(const BenchOptions &opt) {
                              format_size(size).c_str());
                 rows.push_back(measure(*v, w, size, buffers, opt.check ? &ref : nullptr, opt));
             }
+            if (!opt.peers.empty() && target == "cpu" && !opt.once)
+                add_peer_rows(rows, w, size, buffers, opt.check ? &ref : nullptr, opt);
             if (tracer) {  // after every variant of this size has been timed
                 std::fprintf(stderr, "  tracing %zu variants with CUPTI, %d calls each\n",
                              vs.size(), kTracedCalls);

@@ -19,6 +19,9 @@ struct BenchOptions {
     bool check = true;
     bool once = false;   // one call per variant and size: no warm-up, no timing (for ncu)
     bool cupti = false;  // after timing, trace a few calls with CUPTI: launches, kernel time
+    // CPU runs: the command that times the CPU peers on the same inputs ("PYTHON
+    // bench/cpu_peers.py", peer_runner.h); their rows join the table. Empty: no peers.
+    std::string peers;
 };
 
 // Prints the table on stdout and progress on stderr; returns 0, or 2 if an output was wrong.

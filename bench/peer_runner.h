@@ -1,0 +1,28 @@
+// CPU peers in the bench's own run (issue 15): the inputs the bench made are written as .npy
+// files, `bench/cpu_peers.py` (numpy, numexpr, onnxruntime, OpenCV) computes the same math on
+// them and times itself, and its outputs come back to be checked against the same float64
+// reference as fuselab's.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fuselab/workloads.h"
+
+namespace fuselab {
+
+struct PeerResult {
+    std::string name;  // "numpy", "numexpr", "onnxruntime", "opencv"
+    double median_us = 0, min_us = 0;
+    int repeats = 0, calls_per_repeat = 0, threads = 0;
+    std::string note, error;
+    Buffers outputs;  // by output name, Halide order
+};
+
+// Runs `command` (a shell command prefix: "PYTHON bench/cpu_peers.py") on the workload's inputs
+// at this size; one result per peer that implements the workload (none: an empty list). Throws
+// Error when the command cannot run at all.
+std::vector<PeerResult> run_cpu_peers(const std::string &command, const Workload &w,
+                                      const Size &size, const Buffers &inputs, double budget_s);
+
+}  // namespace fuselab
