@@ -1,13 +1,17 @@
 // The seed's §1.4 kernels, as written there, behind Halide's generic calling convention
 // (NAME_argv, NAME_metadata) so that the runtime, the tests and the bench treat them like any
 // other add_relu variant. Buffers come and go through Halide's CUDA device interface; the
-// kernels run in the same (primary) context on the same legacy default stream.
+// kernels run in the same (primary) context on the stream Halide's runtime gives the calling
+// thread (the stream passed to fuselab::invoke), as Halide's own kernels do.
 #include <cuda_runtime.h>
 
 #include <string>
 
 #include "HalideRuntime.h"
 #include "HalideRuntimeCuda.h"
+
+// Halide's runtime: the stream it gives this thread (not declared in its headers).
+extern "C" int halide_cuda_get_stream(void *user_context, void *ctx, void **stream);
 
 // --- the seed's kernels ----------------------------------------------------------------------
 __global__ void add_kernel(float *a, float *b, float *c, int n) {
@@ -74,18 +78,29 @@ int finish(halide_buffer_t *out) {
     return 0;
 }
 
-// The seed's intermediate c, kept between calls (as Halide's allocation cache does).
-float *scratch(int n, cudaError_t *err) {
-    static float *c = nullptr;
-    static int capacity = 0;
-    if (n > capacity) {
-        if (c) cudaFree(c);
-        c = nullptr;
-        capacity = 0;
-        if ((*err = cudaMalloc(&c, sizeof(float) * size_t(n))) != cudaSuccess) return nullptr;
-        capacity = n;
-    }
-    return c;
+// The stream of this call: what Halide's runtime answers for this thread (fuselab's handler
+// gives the stream passed to invoke; nullptr is the legacy default stream).
+cudaStream_t stream_of_call() {
+    void *s = nullptr;
+    halide_cuda_get_stream(nullptr, nullptr, &s);
+    return static_cast<cudaStream_t>(s);
+}
+
+// The seed's intermediate c, from the stream-ordered allocator: allocated and freed on the
+// call's stream, so that concurrent calls on other streams or threads never share it, and a
+// CUDA graph can capture it. The pool keeps its memory (no cudaMalloc after the first calls).
+float *scratch(int n, cudaStream_t stream, cudaError_t *err) {
+    static const cudaError_t pool = [] {
+        cudaMemPool_t p;
+        uint64_t keep = UINT64_MAX;
+        cudaError_t e = cudaDeviceGetDefaultMemPool(&p, 0);
+        return e ? e : cudaMemPoolSetAttribute(p, cudaMemPoolAttrReleaseThreshold, &keep);
+    }();
+    void *c = nullptr;
+    if ((*err = pool) != cudaSuccess) return nullptr;
+    if ((*err = cudaMallocAsync(&c, sizeof(float) * size_t(n), stream)) != cudaSuccess)
+        return nullptr;
+    return static_cast<float *>(c);
 }
 
 const int64_t estimates[2] = {0, int64_t(1) << 28};
@@ -107,12 +122,14 @@ extern "C" int add_relu__seed_unfused__cuda_argv(void **args) {
     auto *a = static_cast<halide_buffer_t *>(args[0]);
     auto *b = static_cast<halide_buffer_t *>(args[1]);
     auto *out = static_cast<halide_buffer_t *>(args[2]);
+    const cudaStream_t stream = stream_of_call();
     cudaError_t err = cudaSuccess;
-    float *c = scratch(n, &err);
-    if (!c) return fail("cudaMalloc of the intermediate c", err);
+    float *c = scratch(n, stream, &err);
+    if (!c) return fail("cudaMallocAsync of the intermediate c", err);
     const int grid = (n + kBlock - 1) / kBlock;
-    add_kernel<<<grid, kBlock>>>(device_ptr(a), device_ptr(b), c, n);
-    relu_kernel<<<grid, kBlock>>>(c, device_ptr(out), n);
+    add_kernel<<<grid, kBlock, 0, stream>>>(device_ptr(a), device_ptr(b), c, n);
+    relu_kernel<<<grid, kBlock, 0, stream>>>(c, device_ptr(out), n);
+    if ((err = cudaFreeAsync(c, stream)) != cudaSuccess) return fail("cudaFreeAsync of c", err);
     return finish(out);
 }
 
@@ -123,7 +140,8 @@ extern "C" int add_relu__seed_fused__cuda_argv(void **args) {
     auto *b = static_cast<halide_buffer_t *>(args[1]);
     auto *out = static_cast<halide_buffer_t *>(args[2]);
     const int grid = (n + kBlock - 1) / kBlock;
-    fused_add_relu_kernel<<<grid, kBlock>>>(device_ptr(a), device_ptr(b), device_ptr(out), n);
+    fused_add_relu_kernel<<<grid, kBlock, 0, stream_of_call()>>>(device_ptr(a), device_ptr(b),
+                                                                 device_ptr(out), n);
     return finish(out);
 }
 

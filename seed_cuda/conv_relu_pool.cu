@@ -18,10 +18,14 @@
 // 248.3 us; the generic kernel 432.2 us at 1920x1080x16x16, 276.3 us at 256x256x64x64.
 #include <cuda_runtime.h>
 
+#include <mutex>
 #include <string>
 
 #include "HalideRuntime.h"
 #include "HalideRuntimeCuda.h"
+
+// Halide's runtime: the stream it gives this thread (not declared in its headers).
+extern "C" int halide_cuda_get_stream(void *user_context, void *ctx, void **stream);
 
 namespace {
 
@@ -214,6 +218,26 @@ int prepare(const char *variant, void **argv, Args *a) {
     return 0;
 }
 
+// The stream of this call: what Halide's runtime answers for this thread (fuselab's handler
+// gives the stream passed to invoke; nullptr is the legacy default stream).
+cudaStream_t stream_of_call() {
+    void *s = nullptr;
+    halide_cuda_get_stream(nullptr, nullptr, &s);
+    return static_cast<cudaStream_t>(s);
+}
+
+// The constant bank is one per process: calls on any stream or thread take turns at it. Each
+// waits (on its stream, not on the host) for the last kernel that read it, then copies its
+// weights and launches, and marks its kernel as the last reader.
+struct ConstantBank {
+    std::mutex m;
+    cudaEvent_t last_reader = nullptr;
+};
+ConstantBank &constant_bank() {
+    static ConstantBank bank;
+    return bank;
+}
+
 int run(const char *variant, void **argv, bool use_const) {
     Args a;
     if (int r = prepare(variant, argv, &a)) return r;
@@ -222,26 +246,36 @@ int run(const char *variant, void **argv, bool use_const) {
         const dim3 block(kTx, kTy);
         dim3 grid((a.ow + kTx - 1) / kTx, (a.oh + kTy - 1) / kTy);
         const bool c3k16 = a.channels == 3 && a.kout == 16;
+        const cudaStream_t stream = stream_of_call();
         if (use_const && c3k16) {
+            ConstantBank &bank = constant_bank();
+            std::lock_guard<std::mutex> lock(bank.m);
+            if (!bank.last_reader) {
+                if (cudaError_t e = cudaEventCreateWithFlags(&bank.last_reader,
+                                                             cudaEventDisableTiming))
+                    return cuda_fail(variant, "creating the constant bank's event", e);
+            } else if (cudaError_t e = cudaStreamWaitEvent(stream, bank.last_reader, 0)) {
+                return cuda_fail(variant, "waiting for the constant bank's last reader", e);
+            }
             // Device to device into the constant bank, ordered before the kernel on its stream.
             const size_t n_w = size_t(a.kout) * a.channels * 9;
             if (cudaError_t e = cudaMemcpyToSymbolAsync(c_weights, a.w, sizeof(float) * n_w, 0,
-                                                        cudaMemcpyDeviceToDevice)) {
+                                                        cudaMemcpyDeviceToDevice, stream)) {
                 return cuda_fail(variant, "copying the weights to constant memory", e);
             }
             if (cudaError_t e = cudaMemcpyToSymbolAsync(c_bias, a.bias, sizeof(float) * a.kout, 0,
-                                                        cudaMemcpyDeviceToDevice)) {
+                                                        cudaMemcpyDeviceToDevice, stream)) {
                 return cuda_fail(variant, "copying the bias to constant memory", e);
             }
-        }
-        if (c3k16) {
-            if (use_const)
-                fused_fixed<3, 16, true><<<grid, block>>>(a);
-            else
-                fused_fixed<3, 16, false><<<grid, block>>>(a);
+            fused_fixed<3, 16, true><<<grid, block, 0, stream>>>(a);
+            if (cudaError_t e = cudaGetLastError()) return cuda_fail(variant, "kernel launch", e);
+            if (cudaError_t e = cudaEventRecord(bank.last_reader, stream))
+                return cuda_fail(variant, "marking the constant bank's last reader", e);
+        } else if (c3k16) {
+            fused_fixed<3, 16, false><<<grid, block, 0, stream>>>(a);
         } else {
             grid.z = (a.kout + kGenericKb - 1) / kGenericKb;
-            fused_generic<<<grid, block>>>(a);
+            fused_generic<<<grid, block, 0, stream>>>(a);
         }
         if (cudaError_t e = cudaGetLastError()) return cuda_fail(variant, "kernel launch", e);
     }
