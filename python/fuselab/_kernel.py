@@ -167,7 +167,7 @@ def _on_legacy_stream(k, args, handle):
 
 def _capture_hint(k, handle):
     """What to do when a call failed while its stream was capturing a CUDA graph."""
-    if not handle or k.target != "cuda":
+    if not handle or k.target != "cuda" or k.record.get("kind") == "seed_cuda":
         return ""
     torch = _torch_cuda()
     try:
