@@ -49,7 +49,8 @@ default run is about 7 minutes, most of it compiling (a first compile in a proce
         --workload stencil_chain_k8                              # ~2.5 minutes
     python3 bench/peers.py --json b.json --workload conv_relu_pool --workload two_convs \
         --workload two_convs_indep                               # ~5 minutes
-(or --skip-autotune for a run without max-autotune, ~4 minutes in all).
+(or --skip-autotune for a run without max-autotune, ~4 minutes in all), then
+    python3 bench/peers.py --merge a.json b.json --json peers.json   # one file, as one run's
 
 Output: a table on stdout, progress on stderr, and with --json PATH a JSON file
 {"meta": {...}, "records": [{workload, size, name, kind: "peer", median_us, timing, host_us,
@@ -557,6 +558,23 @@ def set_backends():
     return {"cudnn_benchmark": torch.backends.cudnn.benchmark, "allow_tf32": False}
 
 
+def merge(out_path, paths):
+    """One peers JSON from several runs' (the default run's parts): their records in order, the
+    best copy bandwidth of them all (floor_us recomputed with it), and each part's meta."""
+    parts = []
+    for p in paths:
+        with open(p) as f:
+            parts.append(json.load(f))
+    records = [r for part in parts for r in part["records"]]
+    bws = [part["meta"].get("copy_bandwidth_GBps") for part in parts]
+    bw = max((b for b in bws if b), default=None)
+    set_floors(records, bw * 1e3 if bw else None)
+    meta = dict(parts[0]["meta"], copy_bandwidth_GBps=bw, merged_from=list(paths),
+                parts=[part["meta"] for part in parts])
+    write_json(out_path, meta, records)
+    return meta, records
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--workload", action="append", choices=WORKLOADS,
@@ -574,7 +592,17 @@ def main(argv=None):
     ap.add_argument("--plan", action="store_true",
                     help="print the peers this run would time and an H200 time estimate; run nothing")
     ap.add_argument("--json", metavar="PATH", help="write the results as JSON here")
+    ap.add_argument("--merge", nargs="+", metavar="PART",
+                    help="run nothing: merge these runs' JSON files into --json (their records, "
+                         "the best copy bandwidth)")
     args = ap.parse_args(argv)
+    if args.merge:
+        if not args.json:
+            ap.error("--merge needs --json (the merged file)")
+        meta, records = merge(args.json, args.merge)
+        print_table(records)
+        log(f"[peers] merged {len(args.merge)} files, {len(records)} records, into {args.json}")
+        return 0
     if args.size and (not args.workload or len(args.workload) != 1):
         ap.error("--size needs exactly one --workload")
     dev = args.device
