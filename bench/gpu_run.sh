@@ -85,7 +85,7 @@ for part in "$@"; do
         halves=$(for p in peers1 peers2; do [ -f "$OUT/$p.json" ] && echo "$OUT/$p.json"; done)
         # shellcheck disable=SC2086
         python3 bench/peers.py --merge $halves --json "$OUT/peers.json" > "$OUT/peers.txt" 2>>"$OUT/$part.err"
-        echo "peers.json: merge exit $?, from" $halves
+        echo "peers.json: merge exit $?, from" "$halves"
         ;;
     torch)
         python3 bench/torch_bench.py --json "$OUT/torch_bench.json" 2>"$OUT/torch_bench.err" > "$OUT/torch_bench.txt"

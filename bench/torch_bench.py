@@ -364,6 +364,9 @@ def graph_variant(run, cases, pipeline, size, schedule, stream, dev, target):
 
 def graph_part(run, cases, dev, target):
     stream = torch.cuda.Stream() if dev == "cuda" else None
+    if dev == "cuda" and not run.meta["device_allocation_reuse"]:
+        log("[torch_bench] FUSELAB_DEVICE_ALLOCATION_REUSE=0: Halide allocates and frees every "
+            "intermediate on every call, which a capture cannot do: the multi-kernel graphs fail")
     for pipeline, schedules, sizes, quick_sizes in GRAPH:
         if run.args.workload and pipeline not in run.args.workload:
             continue
@@ -492,6 +495,7 @@ def main(argv=None):
             "fuselab_cuda": status, "command": shlex.join([sys.executable] + sys.argv),
             "part": args.part, "quick": args.quick, "seed": seed, **backends,
             "time_budget_s": args.time_budget, "reference_threads": threads,
+            "device_allocation_reuse": os.environ.get("FUSELAB_DEVICE_ALLOCATION_REUSE") != "0",
             "error_measure": "tests/reference.py error(): ||out - ref|| / max(||ref||, sqrt(n)), "
                              "ref in float64 (peer records: peers.py's ||out - ref|| / ||ref||)",
             "copy_bandwidth_GBps": None,
