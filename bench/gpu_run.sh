@@ -8,7 +8,11 @@
 #   fuselab   `fuselab bench --target cuda` (events and host), then its --cupti run (launches,
 #             kernel time) in a second process
 #   peers     PyTorch peers (bench/peers.py: eager, compile, reduce-overhead, max-autotune,
-#             dynamic; cudnn.benchmark on); PEERS_ARGS passes arguments (e.g. --workload lists)
+#             dynamic; cudnn.benchmark on; ~8 minutes, bounded by its --time-budget of 540 s);
+#             PEERS_ARGS passes arguments (e.g. --workload lists, --skip-autotune)
+#   peers1, peers2  the same in two device calls: the pointwise and stencil workloads (~2.5 min),
+#             then the convs with max-autotune (~6 min); each merges the halves there are into
+#             peers.json (peers.py --merge)
 #   torch     fuselab called from PyTorch and captured in CUDA graphs (bench/torch_bench.py)
 #   sweeps    the conv under several JIT register caps, and the launch-cost sweep (seed §1.5)
 #   ncu       Nsight Compute's DRAM bytes for every CUDA variant (bench/ncu_run.sh), resumable
@@ -67,6 +71,21 @@ for part in "$@"; do
         # shellcheck disable=SC2086
         python3 bench/peers.py --json "$OUT/peers.json" ${PEERS_ARGS:-} 2>"$OUT/peers.err" > "$OUT/peers.txt"
         echo "peers: exit $?"; tail -3 "$OUT/peers.txt"
+        ;;
+    peers1 | peers2)
+        machine "_peers"
+        if [ "$part" = peers1 ]; then
+            sel="--workload add_relu --workload pointwise_chain --workload branches --workload branches_indep --workload blur3x3 --workload stencil_chain_k2 --workload stencil_chain_k4 --workload stencil_chain_k8"
+        else
+            sel="--workload conv_relu_pool --workload two_convs --workload two_convs_indep"
+        fi
+        # shellcheck disable=SC2086
+        python3 bench/peers.py $sel --json "$OUT/$part.json" ${PEERS_ARGS:-} 2>"$OUT/$part.err" > "$OUT/$part.txt"
+        echo "$part: exit $?"; tail -3 "$OUT/$part.txt"
+        halves=$(for p in peers1 peers2; do [ -f "$OUT/$p.json" ] && echo "$OUT/$p.json"; done)
+        # shellcheck disable=SC2086
+        python3 bench/peers.py --merge $halves --json "$OUT/peers.json" > "$OUT/peers.txt" 2>>"$OUT/$part.err"
+        echo "peers.json: merge exit $?, from" "$halves"
         ;;
     torch)
         python3 bench/torch_bench.py --json "$OUT/torch_bench.json" 2>"$OUT/torch_bench.err" > "$OUT/torch_bench.txt"

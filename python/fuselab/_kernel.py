@@ -1,9 +1,17 @@
 """fuselab.kernel(): one variant, called on numpy arrays, torch tensors or DLPack objects."""
 import ctypes
+import sys
+import threading
 
 from . import _lib
 from ._arrays import allocate_like, describe, stream_of
 from ._lib import Error
+
+# The hand-written (seed_cuda) variants launch on the legacy default stream whatever stream they
+# are given, and keep state between calls (add_relu seed_unfused's intermediate, hand_const's
+# weights in constant memory): their calls are serialized, and ordered against the caller's
+# stream with events (_on_legacy_stream).
+_SEED_LOCK = threading.Lock()
 
 
 def variants():
@@ -82,10 +90,18 @@ class Kernel:
             results.append(out)
             described.append(describe(out, self.name, n, writable=True, keep=keep))
         args = (_lib.Arg * len(described))(*described)
+        handle = stream_of(stream, arrays.values())
         try:
-            _lib.invoke(self._index, args, stream_of(stream, arrays.values()))
+            if self.record.get("kind") == "seed_cuda":
+                with _SEED_LOCK:
+                    if handle:
+                        _on_legacy_stream(self, args, handle)
+                    else:
+                        _lib.invoke(self._index, args, None)
+            else:
+                _lib.invoke(self._index, args, handle)
         except Error as e:
-            raise self._error(str(e)) from None
+            raise self._error(str(e) + _capture_hint(self, handle)) from None
         return results[0] if len(results) == 1 else tuple(results)
 
     def _output_shape(self, name, described):
@@ -112,3 +128,53 @@ class Kernel:
             return _lib.output_shapes(self.pipeline, args)
         except Error as e:
             raise self._error(str(e)) from None
+
+
+def _torch_cuda():
+    torch = sys.modules.get("torch")
+    return torch if torch is not None and torch.cuda.is_available() else None
+
+
+def _capturing(torch, handle):
+    """Whether the CUDA stream `handle` is capturing a CUDA graph."""
+    with torch.cuda.stream(torch.cuda.ExternalStream(handle)):
+        return torch.cuda.is_current_stream_capturing()
+
+
+def _on_legacy_stream(k, args, handle):
+    """Runs a seed_cuda variant, whose kernels go to the legacy default stream, in order on the
+    caller's stream `handle`: the legacy stream waits for `handle`'s work so far, and `handle`'s
+    later work waits for the kernel (events, no host wait)."""
+    torch = _torch_cuda()
+    if torch is None:
+        raise Error(f"{k.name}: a hand-written (seed_cuda) variant runs on the legacy default "
+                    f"stream only; without PyTorch it cannot be ordered on stream {handle:#x}: "
+                    f"call it with stream=None")
+    if _capturing(torch, handle):
+        raise Error(f"{k.name}: a hand-written (seed_cuda) variant cannot be captured in a CUDA "
+                    f"graph: its kernels launch on the legacy default stream, not on the "
+                    f"capturing one (use a Halide variant of {k.pipeline})")
+    caller = torch.cuda.ExternalStream(handle)
+    legacy = torch.cuda.default_stream(torch.device("cuda", 0))  # cuda_stream 0: legacy
+    before = torch.cuda.Event()
+    before.record(caller)
+    legacy.wait_event(before)
+    _lib.invoke(k._index, args, None)
+    after = torch.cuda.Event()
+    after.record(legacy)
+    caller.wait_event(after)
+
+
+def _capture_hint(k, handle):
+    """What to do when a call failed while its stream was capturing a CUDA graph."""
+    if not handle or k.target != "cuda" or k.record.get("kind") == "seed_cuda":
+        return ""
+    torch = _torch_cuda()
+    try:
+        if torch is None or not _capturing(torch, handle):
+            return ""
+    except Exception:
+        return ""
+    return ("; the stream is capturing a CUDA graph: call the variant once on that stream before "
+            "capturing (Halide caches its intermediates' device memory per stream, and a capture "
+            "cannot allocate or free device memory)")

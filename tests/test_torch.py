@@ -1,0 +1,543 @@
+#!/usr/bin/env python3
+"""The Python package on PyTorch tensors (issue 12.6): CPU tensors through every CPU variant, and
+on a CUDA device every CUDA variant on CUDA tensors, zero-copy (outputs given by name are the
+very tensors written, strided views are read in place), torch's current stream (a side stream,
+several streams and threads at once, no host wait), the caching allocator, a captured CUDA graph
+replayed on new data, and the custom operators (torch.ops.fuselab.*, inside
+torch.compile(fullgraph=True) too). Results against tests/reference.py (numpy float64).
+
+    python3 tests/test_torch.py             # FUSELAB_LIBRARY=PATH/libfuselab.so if not beside the package
+
+Skips everything, saying why, without PyTorch; skips the CUDA part, saying why, without a CUDA
+device that both PyTorch and fuselab can use. The CUDA-graph tests run in a child process of their
+own (Halide's cache of device allocations must be short when a graph is captured: see
+CudaGraphsChild). The last line counts what passed, failed and skipped.
+"""
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+import unittest
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "python"))
+sys.path.insert(0, HERE)
+import fuselab  # noqa: E402
+import reference  # noqa: E402
+
+try:
+    import torch
+    import torch.nn.functional as F
+    NO_TORCH = None
+except ImportError as e:  # the reason is printed, and every test skips with it
+    torch = None
+    NO_TORCH = f"PyTorch is not installed here ({e})"
+
+SEED = int(os.environ.get("FUSELAB_TEST_SEED", int.from_bytes(os.urandom(4), "little")))
+CHILD_ENV = "FUSELAB_TEST_TORCH_GRAPHS_CHILD"
+# Small odd sizes that straddle tiles, per size format (autoscheduled variants may refuse them).
+SIZES = {"N": [(1021,), (65537,)], "WxH": [(37, 19), (130, 67)],
+         "WxHxCxK": [(37, 19, 3, 16), (31, 30, 5, 17)]}
+SLEEP_CYCLES = 10 ** 9  # torch.cuda._sleep: about 0.5 s at the H200's ~2 GHz
+
+
+def cuda_unusable():
+    """Why the CUDA part cannot run here, or None."""
+    if NO_TORCH:
+        return NO_TORCH
+    if not torch.cuda.is_available():
+        return "PyTorch sees no CUDA device"
+    status = fuselab.cuda_status()
+    if not status["usable"]:
+        return "fuselab sees no usable CUDA device: " + status["reason"]
+    if not any(v["target"] == "cuda" for v in fuselab.variants()):
+        return "this build has no CUDA variants"
+    return None
+
+
+def workload(pipeline):
+    return next(w for w in fuselab.workloads() if w["pipeline"] == pipeline)
+
+
+def tolerance(pipeline):
+    return workload(pipeline)["tolerance"]
+
+
+def as_tuple(x):
+    return x if isinstance(x, tuple) else (x,)
+
+
+def torch_inputs(p, rng, size, device):
+    """(numpy inputs, the same as torch tensors on `device`) for pipeline p at `size`."""
+    host = p.inputs(rng, size)
+    return host, {n: torch.from_numpy(a).to(device) for n, a in host.items()}
+
+
+def has_variant(pipeline, schedule, target):
+    return any((v["pipeline"], v["schedule"], v["target"]) == (pipeline, schedule, target)
+               for v in fuselab.variants())
+
+
+class TorchTestCase(unittest.TestCase):
+    device = "cpu"
+
+    @classmethod
+    def setUpClass(cls):
+        if NO_TORCH:
+            raise unittest.SkipTest(NO_TORCH)
+
+    def setUp(self):
+        self.rng = np.random.default_rng(SEED)
+
+    def assert_matches(self, pipeline, got, ref, what=""):
+        """got: torch tensors (any device) by output name; ref: float64 numpy by name."""
+        for o, r in ref.items():
+            g = got[o]
+            self.assertIsInstance(g, torch.Tensor, what)
+            self.assertEqual(g.dtype, torch.float32, what)
+            err = reference.error(g.detach().cpu().numpy(), r)
+            self.assertLessEqual(err, tolerance(pipeline), f"{what} output {o}: error {err:.3g}")
+
+    def assert_error(self, fragment, fn, *args, **kwargs):
+        with self.assertRaises(fuselab.Error) as e:
+            fn(*args, **kwargs)
+        self.assertIn(fragment, str(e.exception))
+        return str(e.exception)
+
+    def every_variant(self, target):
+        """Every variant of `target` at SIZES: outputs returned (new tensors on the inputs'
+        device) and given by name (the same tensors, written in place), against float64."""
+        ran = refused = 0
+        for v in fuselab.variants():
+            if v["target"] != target or v["pipeline"] not in reference.PIPELINES:
+                continue
+            p = reference.PIPELINES[v["pipeline"]]
+            k = fuselab.kernel(v["pipeline"], v["schedule"], target)
+            for size in SIZES[workload(v["pipeline"])["size_format"]]:
+                with self.subTest(variant=k.name, size=size, seed=SEED):
+                    host, inputs = torch_inputs(p, self.rng, size, self.device)
+                    ref = p.reference(host)
+                    try:
+                        got = as_tuple(k(**inputs))
+                    except fuselab.Error as e:
+                        if not v["autoscheduler"]:
+                            raise
+                        self.assertIn(f"{k.name}: refuses this size", str(e))
+                        refused += 1
+                        continue
+                    for g in got:
+                        self.assertEqual(g.device, inputs[k.inputs[0]].device)
+                    self.assert_matches(v["pipeline"], dict(zip(k.outputs, got)), ref, "returned")
+                    given = {o: torch.full(ref[o].shape, float("nan"), device=self.device)
+                             for o in k.outputs}
+                    ptrs = {o: t.data_ptr() for o, t in given.items()}
+                    back = as_tuple(k(**inputs, **given))
+                    for o, b in zip(k.outputs, back):
+                        self.assertIs(b, given[o])  # the very tensor given, written in place
+                        self.assertEqual(b.data_ptr(), ptrs[o])
+                    self.assert_matches(v["pipeline"], given, ref, "given by name")
+                    ran += 1
+        return ran, refused
+
+
+# ---------------------------------------------------------------- CPU tensors
+class Cpu(TorchTestCase):
+    def test_every_cpu_variant_on_cpu_tensors(self):
+        ran, refused = self.every_variant("cpu")
+        print(f"\n  CPU variants on CPU tensors: {ran} ran, {refused} refused (autoscheduled)",
+              file=sys.stderr)
+        self.assertGreater(ran, 30)
+
+    def test_views_are_read_in_place_and_inner_strides_refused(self):
+        k = fuselab.kernel("conv_relu_pool", "tiled", "cpu")
+        p = reference.PIPELINES["conv_relu_pool"]
+        big = torch.from_numpy(reference.uniform(self.rng, (3, 46, 37)))
+        x = big[:, ::2, :]  # every other row: the inner dimension stays dense
+        w = torch.from_numpy(reference.uniform(self.rng, (16, 3, 3, 3)))
+        b = torch.from_numpy(reference.uniform(self.rng, (16,)))
+        out = k(input=x, weights=w, bias=b)
+        ref = p.reference({"input": x.contiguous().numpy(), "weights": w.numpy(), "bias": b.numpy()})
+        self.assert_matches("conv_relu_pool", {"out": out}, ref)
+        a = torch.from_numpy(reference.uniform(self.rng, (2002,)))
+        self.assert_error("add_relu/fused/cpu: input 'a' has a layout this variant cannot take",
+                          fuselab.kernel("add_relu", "fused", "cpu"), a=a[::2],
+                          b=a[::2].contiguous())
+
+    def test_errors(self):
+        k = fuselab.kernel("add_relu", "fused", "cpu")
+        a = torch.ones(64)
+        self.assert_error("add_relu/fused/cpu: input 'a' has type float64, expected float32", k,
+                          a=a.double(), b=a)
+        self.assert_error("add_relu/fused/cpu: argument 'a' is on meta", k,
+                          a=torch.empty(64, device="meta"), b=a)
+        self.assert_error("add_relu/fused/cpu: output 'out' shares memory with input 'a'", k,
+                          a=a, b=a.clone(), out=a)
+
+    def test_custom_ops(self):
+        custom_ops(self, "cpu")
+
+
+def custom_ops(test, device):
+    """torch.ops.fuselab.* eagerly and inside torch.compile(fullgraph=True)."""
+    import fuselab.torch_ops
+    target = "cuda" if device == "cuda" else "cpu"
+    conv = getattr(torch.ops.fuselab, f"conv_relu_pool__tiled__{target}")
+    add = getattr(torch.ops.fuselab, f"add_relu__fused__{target}")
+    test.assertIs(fuselab.torch_ops.op("add_relu", "fused", target), add)
+    pc, pa = reference.PIPELINES["conv_relu_pool"], reference.PIPELINES["add_relu"]
+    hc, ic = torch_inputs(pc, test.rng, (37, 19, 3, 16), device)
+    ha, ia = torch_inputs(pa, test.rng, (1021,), device)
+    rc, ra = pc.reference(hc)["out"], pa.reference(ha)["out"]
+    y = conv(ic["input"], ic["weights"], ic["bias"])
+    z = add(ia["a"], ia["b"])
+    test.assertEqual((y.device.type, z.device.type), (device, device))
+    test.assert_matches("conv_relu_pool", {"out": y}, {"out": rc}, "eager op")
+    test.assert_matches("add_relu", {"out": z}, {"out": ra}, "eager op")
+
+    # On CUDA, torch ops around the custom ones, so that Inductor generates Triton code beside
+    # them. Not on the CPU, where that code is C++ and needs a compiler and headers that a GPU
+    # machine may lack (a graph of custom ops alone compiles to Python calls).
+    mixed = device == "cuda"
+
+    def f(x, w, b, a1, a2):
+        y = conv(x, w, b)
+        z = add(a1, a2)
+        return (y * 2.0, z + 1.0) if mixed else (y, z)
+
+    torch._dynamo.reset()
+    cf = torch.compile(f, fullgraph=True)
+    y2, z2 = cf(ic["input"], ic["weights"], ic["bias"], ia["a"], ia["b"])
+    scale, shift = (2.0, 1.0) if mixed else (1.0, 0.0)
+    test.assert_matches("conv_relu_pool", {"out": y2}, {"out": rc * scale}, "compiled op")
+    test.assert_matches("add_relu", {"out": z2}, {"out": ra + shift}, "compiled op")
+    torch._dynamo.reset()
+
+
+# ---------------------------------------------------------------- CUDA tensors
+class CudaTestCase(TorchTestCase):
+    device = "cuda"
+
+    @classmethod
+    def setUpClass(cls):
+        why = cuda_unusable()
+        if why:
+            raise unittest.SkipTest(why)
+        torch.backends.cudnn.allow_tf32 = False
+        torch.backends.cuda.matmul.allow_tf32 = False
+
+    def rand(self, *shape):
+        return torch.empty(*shape, device="cuda").uniform_(-1.0, 1.0)
+
+
+class Cuda(CudaTestCase):
+    def test_every_cuda_variant_on_cuda_tensors(self):
+        ran, refused = self.every_variant("cuda")
+        print(f"\n  CUDA variants on CUDA tensors: {ran} ran, {refused} refused (autoscheduled)",
+              file=sys.stderr)
+        self.assertGreater(ran, 20)
+
+    def test_zero_copy(self):
+        k = fuselab.kernel("conv_relu_pool", "tiled", "cuda")
+        p = reference.PIPELINES["conv_relu_pool"]
+        big = self.rand(3, 46, 37)
+        x = big[:, ::2, :]  # a view: every other row, the inner dimension dense
+        w, b = self.rand(16, 3, 3, 3), self.rand(16)
+        out = torch.full((16, 11, 18), float("nan"), device="cuda")
+        ptr = out.data_ptr()
+        self.assertIs(k(input=x, weights=w, bias=b, out=out), out)
+        self.assertEqual(out.data_ptr(), ptr)
+        ref = p.reference({"input": x.cpu().numpy(), "weights": w.cpu().numpy(),
+                           "bias": b.cpu().numpy()})
+        self.assert_matches("conv_relu_pool", {"out": out}, ref, "strided input")
+        # An output that is a row of a bigger tensor: that row written, nothing else.
+        ka = fuselab.kernel("add_relu", "fused", "cuda")
+        a, bb = self.rand(1001), self.rand(1001)
+        base = torch.full((3, 1001), 7.0, device="cuda")
+        row = base[1]
+        self.assertIs(ka(a=a, b=bb, out=row), row)
+        self.assertEqual(row.data_ptr(), base.data_ptr() + 4 * 1001)
+        self.assertTrue(torch.equal(base[1], torch.relu(a + bb)))
+        self.assertTrue(bool((base[0] == 7.0).all()) and bool((base[2] == 7.0).all()))
+        # A strided inner dimension is refused, in words.
+        self.assert_error("add_relu/fused/cuda: input 'a' has a layout this variant cannot take",
+                          ka, a=self.rand(2002)[::2], b=bb)
+
+    def test_host_tensors_on_a_cuda_variant_are_copied(self):
+        k = fuselab.kernel("add_relu", "fused", "cuda")
+        a, b = torch.rand(999) - 0.5, torch.rand(999) - 0.5
+        out = k(a=a, b=b)
+        self.assertEqual(out.device.type, "cpu")
+        self.assertTrue(torch.equal(out, torch.relu(a + b)))
+
+    def test_errors(self):
+        a = self.rand(64)
+        msg = self.assert_error("needs host memory", fuselab.kernel("add_relu", "fused", "cpu"),
+                                a=a, b=a.clone())
+        self.assertIn("add_relu/fused/cpu", msg)
+        k = fuselab.kernel("add_relu", "fused", "cuda")
+        self.assert_error("add_relu/fused/cuda: input 'a' has type float64, expected float32", k,
+                          a=a.double(), b=a)
+        if torch.cuda.device_count() > 1:
+            self.assert_error("is on cuda:1; fuselab runs on cuda:0", k,
+                              a=torch.ones(64, device="cuda:1"), b=a)
+        else:
+            print("\n  (one CUDA device: the other-device check did not run)", file=sys.stderr)
+
+    def test_side_stream(self):
+        """On `with torch.cuda.stream(s)`: the call runs on s (right after s.synchronize())."""
+        cases = [("add_relu", "fused", (4099,)), ("pointwise_chain", "unfused", (65537,)),
+                 ("conv_relu_pool", "tiled", (37, 19, 3, 16)), ("add_relu", "seed_unfused", (4099,)),
+                 ("conv_relu_pool", "hand_const", (37, 19, 3, 16))]
+        s = torch.cuda.Stream()
+        for pipeline, schedule, size in cases:
+            if not has_variant(pipeline, schedule, "cuda"):
+                continue
+            with self.subTest(variant=f"{pipeline}/{schedule}"):
+                p = reference.PIPELINES[pipeline]
+                k = fuselab.kernel(pipeline, schedule, "cuda")
+                host, inputs = torch_inputs(p, self.rng, size, "cuda")
+                s.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(s):
+                    # Work queued on s before the call: the call must come after it.
+                    outs = {o: torch.full(sh, float("nan"), device="cuda")
+                            for o, sh in p.output_shapes(size).items()}
+                    k(**inputs, **outs)
+                s.synchronize()
+                self.assert_matches(pipeline, outs, p.reference(host))
+
+    def test_the_call_does_not_wait_for_the_stream(self):
+        if not hasattr(torch.cuda, "_sleep"):
+            self.skipTest("this PyTorch has no torch.cuda._sleep")
+        for schedule in ("fused", "seed_fused"):
+            if not has_variant("add_relu", schedule, "cuda"):
+                continue
+            with self.subTest(variant=f"add_relu/{schedule}/cuda"):
+                k = fuselab.kernel("add_relu", schedule, "cuda")
+                a, b = self.rand(1 << 20), self.rand(1 << 20)
+                out = torch.full((1 << 20,), float("nan"), device="cuda")
+                k(a=a, b=b, out=out)  # compiled and cached before the timed call
+                torch.cuda.synchronize()
+                out.fill_(float("nan"))
+                s = torch.cuda.Stream()
+                s.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(s):
+                    torch.cuda._sleep(SLEEP_CYCLES)  # s is busy for about half a second
+                    t0 = time.perf_counter()
+                    k(a=a, b=b, out=out)
+                    call_s = time.perf_counter() - t0
+                    after = torch.cuda.Event()
+                    after.record(s)
+                pending = not after.query()
+                s.synchronize()
+                self.assertTrue(pending, f"the call returned after s's sleep ended ({call_s:.3f} s)")
+                self.assertTrue(torch.equal(out, torch.relu(a + b)))
+
+    def test_several_streams_and_threads_under_the_caching_allocator(self):
+        """Threads, each on its own stream, allocating and freeing in a loop; each result is
+        compared on its stream with PyTorch's own computation of it."""
+        calls = [("add_relu", "fused"), ("pointwise_chain", "unfused"), ("conv_relu_pool", "tiled"),
+                 ("add_relu", "seed_unfused")]
+        calls = [c for c in calls if has_variant(c[0], c[1], "cuda")]
+        kernels = {c: fuselab.kernel(c[0], c[1], "cuda") for c in calls}
+        for k in kernels.values():  # compile every module once, before the threads
+            self.call_and_expect(k, 0)
+        torch.cuda.synchronize()
+        threads, iterations, failures = 4, 25, []
+
+        def work(t):
+            try:
+                s = torch.cuda.Stream()
+                diffs = []
+                with torch.cuda.stream(s):
+                    for i in range(iterations):
+                        k = kernels[calls[(t + i) % len(calls)]]
+                        diffs.append((k.name, self.call_and_expect(k, 1000 + 37 * t + i)))
+                s.synchronize()
+                for name, (diff, tol) in diffs:
+                    if not float(diff) <= tol:
+                        failures.append(f"thread {t}: {name}: difference {float(diff):.3g} > {tol}")
+            except Exception as e:  # reported below, not lost in the thread
+                failures.append(f"thread {t}: {type(e).__name__}: {e}")
+
+        pool = [threading.Thread(target=work, args=(t,)) for t in range(threads)]
+        for th in pool:
+            th.start()
+        for th in pool:
+            th.join(timeout=300)
+        self.assertFalse(any(th.is_alive() for th in pool), "a thread hung")
+        self.assertEqual(failures, [])
+
+    def call_and_expect(self, k, n_extra):
+        """One call on fresh tensors of the current stream, and (|k - torch| max, tolerance) as
+        a device tensor, PyTorch's own result computed on the same stream. The big tensors are
+        freed on return, so the caching allocator hands their memory out again."""
+        if k.pipeline == "add_relu":
+            a, b = self.rand(4096 + n_extra), self.rand(4096 + n_extra)
+            return (k(a=a, b=b) - torch.relu(a + b)).abs().max(), 0.0
+        if k.pipeline == "pointwise_chain":
+            x = self.rand(65537 + n_extra).double()
+            s = torch.relu(x * 1.5 + 0.25) * 0.75 - 0.1
+            expect = torch.sigmoid(torch.tanh(s) * 2 + 1) * 3
+            return (k(x=x.float()).double() - expect).abs().max(), 1e-4
+        x, w, b = self.rand(3, 19 + n_extra % 7, 37), self.rand(16, 3, 3, 3), self.rand(16)
+        expect = F.max_pool2d(torch.relu(F.conv2d(x[None].double(), w.double(), b.double(),
+                                                  padding=1)), 2)[0]
+        return (k(input=x, weights=w, bias=b).double() - expect).abs().max(), 1e-4
+
+    def test_custom_ops(self):
+        custom_ops(self, "cuda")
+
+
+class CudaGraphs(CudaTestCase):
+    def test_captured_graphs_in_a_fresh_process(self):
+        """CudaGraphsChild, in a process of its own."""
+        env = dict(os.environ, **{CHILD_ENV: "1", "FUSELAB_TEST_SEED": str(SEED)})
+        try:
+            r = subprocess.run([sys.executable, os.path.abspath(__file__), "CudaGraphsChild"],
+                               env=env, capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired as e:
+            self.fail(f"the child timed out: {e}")
+        sys.stderr.write("\n  --- CudaGraphsChild ---\n" + "".join(
+            "  " + line + "\n" for line in (r.stdout + r.stderr).splitlines()))
+        self.assertEqual(r.returncode, 0, "CudaGraphsChild failed (its output is above)")
+        m = re.search(r"test_torch: (\d+) passed, 0 failed", r.stdout + r.stderr)
+        self.assertTrue(m and int(m.group(1)) >= 2, "CudaGraphsChild ran too little")
+
+
+class CudaGraphsChild(CudaTestCase):
+    """Run only by CudaGraphs, in a fresh process: a capture must not allocate or free device
+    memory (cuMemAlloc and cuMemFree invalidate it), and Halide's CUDA runtime frees cached
+    allocations beyond the 32 most recent ones whenever it allocates. So each variant is called
+    once on the capture stream (its intermediates are then cached for that stream, the cache
+    being keyed by stream) while the cache is short, then captured."""
+
+    @classmethod
+    def setUpClass(cls):
+        if not os.environ.get(CHILD_ENV):
+            raise unittest.SkipTest("runs in CudaGraphs' child process")
+        super().setUpClass()
+        if os.environ.get("FUSELAB_DEVICE_ALLOCATION_REUSE") == "0":
+            raise unittest.SkipTest("FUSELAB_DEVICE_ALLOCATION_REUSE=0: Halide allocates on every "
+                                    "call, which a CUDA graph capture cannot do")
+
+    def test_graphs_replay_new_data(self):
+        s = torch.cuda.Stream()
+        for pipeline, schedule, size in [("add_relu", "fused", (4099,)),
+                                         ("pointwise_chain", "unfused", (65537,)),
+                                         ("conv_relu_pool", "tiled", (37, 19, 3, 16))]:
+            with self.subTest(variant=f"{pipeline}/{schedule}"):
+                p = reference.PIPELINES[pipeline]
+                k = fuselab.kernel(pipeline, schedule, "cuda")
+                _, static = torch_inputs(p, self.rng, size, "cuda")
+                outs = {o: torch.full(sh, float("nan"), device="cuda")
+                        for o, sh in p.output_shapes(size).items()}
+                s.wait_stream(torch.cuda.current_stream())
+                with torch.cuda.stream(s):
+                    k(**static, **outs)  # on the capture stream first
+                s.synchronize()
+                g = torch.cuda.CUDAGraph()
+                with torch.cuda.graph(g, stream=s):
+                    k(**static, **outs)
+                for round_ in range(2):  # new data into the static inputs, then a replay
+                    host, fresh = torch_inputs(p, self.rng, size, "cuda")
+                    for n, t in static.items():
+                        t.copy_(fresh[n])
+                    for t in outs.values():
+                        t.fill_(float("nan"))
+                    g.replay()
+                    torch.cuda.synchronize()
+                    self.assert_matches(pipeline, outs, p.reference(host), f"replay {round_}")
+                del g
+
+    def test_graph_on_a_side_stream_after_other_work(self):
+        """A graph replayed on a side stream, ordered after work queued there before it."""
+        k = fuselab.kernel("add_relu", "unfused", "cuda")
+        a, b = self.rand(1 << 16), self.rand(1 << 16)
+        out = torch.empty(1 << 16, device="cuda")
+        s = torch.cuda.Stream()
+        s.wait_stream(torch.cuda.current_stream())
+        with torch.cuda.stream(s):
+            k(a=a, b=b, out=out)
+        s.synchronize()
+        g = torch.cuda.CUDAGraph()
+        with torch.cuda.graph(g, stream=s):
+            k(a=a, b=b, out=out)
+        out.fill_(float("nan"))
+        torch.cuda.synchronize()
+        with torch.cuda.stream(s):
+            a.mul_(-1.0)  # queued on s before the replay
+            g.replay()
+        s.synchronize()
+        self.assertTrue(torch.equal(out, torch.relu(a + b)))
+        del g
+
+    def test_seed_variants_refuse_capture(self):
+        if not has_variant("add_relu", "seed_fused", "cuda"):
+            self.skipTest("no seed_cuda variants in this build")
+        k = fuselab.kernel("add_relu", "seed_fused", "cuda")
+        a = self.rand(4096)
+        out = torch.empty(4096, device="cuda")
+        s = torch.cuda.Stream()
+        g = torch.cuda.CUDAGraph()
+        raised = None
+        try:
+            with torch.cuda.graph(g, stream=s):
+                out.zero_()  # the graph is not empty when the capture ends on the error
+                k(a=a, b=a, out=out)
+        except Exception as e:  # fuselab.Error, or chained to whatever ending the capture raised
+            raised = e
+        chain = []
+        while raised is not None:
+            chain.append(raised)
+            raised = raised.__context__
+        self.assertTrue(any(isinstance(e, fuselab.Error) and
+                            "cannot be captured in a CUDA graph" in str(e) for e in chain),
+                        f"raised: {chain!r}")
+        del g
+        torch.cuda.synchronize()
+        k(a=a, b=a, out=out)  # and runs as before, outside a capture
+        torch.cuda.synchronize()
+        self.assertTrue(torch.equal(out, torch.relu(a + a)))
+
+
+def skipped_tests(result):
+    """(tests skipped, their reasons): a class skipped in setUpClass counts its tests. The
+    child-only class, skipped in the parent by design, counts for nothing."""
+    n, reasons, loader = 0, set(), unittest.TestLoader()
+    for test, why in result.skipped:
+        if isinstance(test, unittest.TestCase):
+            n += 1
+        else:  # "setUpClass (__main__.Cuda)"
+            m = re.search(r"\(\w+\.(\w+)\)", str(test))
+            cls = globals().get(m.group(1)) if m else None
+            if cls is CudaGraphsChild and not os.environ.get(CHILD_ENV):
+                continue
+            n += len(loader.getTestCaseNames(cls)) if cls else 1
+        reasons.add(why)
+    return n, sorted(reasons)
+
+
+def main():
+    why_not_cuda = None if NO_TORCH else cuda_unusable()
+    print(f"test_torch: fuselab from {fuselab._lib.LIBRARY_PATH}; seed {SEED}; "
+          + (NO_TORCH or f"torch {torch.__version__}"
+             + (f"; CUDA part skipped: {why_not_cuda}" if why_not_cuda else "; CUDA part runs")),
+          flush=True)
+    prog = unittest.main(module="__main__", argv=sys.argv, exit=False, verbosity=2)
+    r = prog.result
+    failed = len(r.failures) + len(r.errors) + len(getattr(r, "unexpectedSuccesses", []))
+    skipped, reasons = skipped_tests(r)
+    method_skips = sum(isinstance(t, unittest.TestCase) for t, _ in r.skipped)
+    passed = r.testsRun - failed - method_skips
+    if reasons:
+        print("test_torch: skipped: " + "; ".join(reasons), flush=True)
+    print(f"test_torch: {passed} passed, {failed} failed, {skipped} skipped", flush=True)
+    return 0 if r.wasSuccessful() else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
