@@ -1,17 +1,10 @@
 """fuselab.kernel(): one variant, called on numpy arrays, torch tensors or DLPack objects."""
 import ctypes
 import sys
-import threading
 
 from . import _lib
 from ._arrays import allocate_like, describe, stream_of
 from ._lib import Error
-
-# The hand-written (seed_cuda) variants launch on the legacy default stream whatever stream they
-# are given, and keep state between calls (add_relu seed_unfused's intermediate, hand_const's
-# weights in constant memory): their calls are serialized, and ordered against the caller's
-# stream with events (_on_legacy_stream).
-_SEED_LOCK = threading.Lock()
 
 
 def variants():
@@ -92,14 +85,7 @@ class Kernel:
         args = (_lib.Arg * len(described))(*described)
         handle = stream_of(stream, arrays.values())
         try:
-            if self.record.get("kind") == "seed_cuda":
-                with _SEED_LOCK:
-                    if handle:
-                        _on_legacy_stream(self, args, handle)
-                    else:
-                        _lib.invoke(self._index, args, None)
-            else:
-                _lib.invoke(self._index, args, handle)
+            _lib.invoke(self._index, args, handle)
         except Error as e:
             raise self._error(str(e) + _capture_hint(self, handle)) from None
         return results[0] if len(results) == 1 else tuple(results)
@@ -141,33 +127,9 @@ def _capturing(torch, handle):
         return torch.cuda.is_current_stream_capturing()
 
 
-def _on_legacy_stream(k, args, handle):
-    """Runs a seed_cuda variant, whose kernels go to the legacy default stream, in order on the
-    caller's stream `handle`: the legacy stream waits for `handle`'s work so far, and `handle`'s
-    later work waits for the kernel (events, no host wait)."""
-    torch = _torch_cuda()
-    if torch is None:
-        raise Error(f"{k.name}: a hand-written (seed_cuda) variant runs on the legacy default "
-                    f"stream only; without PyTorch it cannot be ordered on stream {handle:#x}: "
-                    f"call it with stream=None")
-    if _capturing(torch, handle):
-        raise Error(f"{k.name}: a hand-written (seed_cuda) variant cannot be captured in a CUDA "
-                    f"graph: its kernels launch on the legacy default stream, not on the "
-                    f"capturing one (use a Halide variant of {k.pipeline})")
-    caller = torch.cuda.ExternalStream(handle)
-    legacy = torch.cuda.default_stream(torch.device("cuda", 0))  # cuda_stream 0: legacy
-    before = torch.cuda.Event()
-    before.record(caller)
-    legacy.wait_event(before)
-    _lib.invoke(k._index, args, None)
-    after = torch.cuda.Event()
-    after.record(legacy)
-    caller.wait_event(after)
-
-
 def _capture_hint(k, handle):
     """What to do when a call failed while its stream was capturing a CUDA graph."""
-    if not handle or k.target != "cuda" or k.record.get("kind") == "seed_cuda":
+    if not handle or k.target != "cuda":
         return ""
     torch = _torch_cuda()
     try:
