@@ -12,7 +12,8 @@ tolerance (1e-5; 1e-4 for conv_relu_pool).
     .venv/bin/python tools/cpu_run.py --assemble --fuselab bench_cpu.json --peers-json peers.json
         --probe probe.json --out run.json                                 one run, h200.json's schema
 
---probe is the JSON line that tools/cpu_probe_main.cpp prints last (copy bandwidth, FMA peak).
+--probe is tools/cpu_probe_main.cpp's output (its last line is JSON: copy bandwidth, FMA peak);
+given more than once (before and after the run), the highest of each figure is taken.
 """
 import argparse
 import json
@@ -102,9 +103,14 @@ def assemble(args):
         fl = json.load(f)
     with open(args.peers_json) as f:
         peers = json.load(f)
-    with open(args.probe) as f:
-        probe = json.load(f)
+    probes = []
+    for path in args.probe:  # the probe's output: its last line is the JSON object
+        with open(path) as f:
+            probes.append(json.loads([l for l in f.read().splitlines() if l.startswith("{")][-1]))
+    # Several probes (before and after the run): the highest figures, the strictest floor and peak.
+    probe = max(probes, key=lambda p: p["copy_bandwidth_gbs"])
     bw = probe["copy_bandwidth_gbs"]
+    peak = max(p["fma_peak_gflops"] for p in probes)
     records = []
     for r in fl["records"] + peers["records"]:
         r = dict(r)
@@ -114,7 +120,7 @@ def assemble(args):
         records.append(r)
     meta = {"date": fl["meta"].get("date"), "cpu": fl["meta"].get("cpu"), "fuselab": fl["meta"],
             "peers": peers["meta"], "copy_bandwidth_gbs": bw, "copy_methods": probe.get("copy_methods", []),
-            "fma_peak_gflops": probe["fma_peak_gflops"], "probe": probe,
+            "fma_peak_gflops": peak, "probes": probes,
             "commands": args.command or [], "notes": args.note or []}
     with open(args.out, "w") as f:
         json.dump({"meta": meta, "records": records}, f, indent=1)
@@ -129,7 +135,8 @@ def main():
     ap.add_argument("--peers-json", help="write (or, with --assemble, read) the peers' records here")
     ap.add_argument("--assemble", action="store_true", help="merge --fuselab, --peers-json, --probe into --out")
     ap.add_argument("--fuselab", help="fuselab bench --json output")
-    ap.add_argument("--probe", help="tools/cpu_probe_main.cpp's JSON line")
+    ap.add_argument("--probe", action="append", help="tools/cpu_probe_main.cpp's output (repeatable: the "
+                    "highest copy bandwidth and FMA peak are taken)")
     ap.add_argument("--out", help="the assembled run")
     ap.add_argument("--command", action="append", help="a command of this run, for the report")
     ap.add_argument("--note", action="append", help="a note for the report")
