@@ -2,7 +2,8 @@
 // method) and fp32 FMA peak, then the same as one JSON line (for tools/cpu_run.py --probe). Not
 // part of the build; compile it with the project's flags:
 //   g++ -std=c++17 -O3 -DNDEBUG -Wall -Wextra -pthread -Ibench tools/cpu_probe_main.cpp
-//       bench/cpu_probe.cpp -o /tmp/cpu_probe && /tmp/cpu_probe [threads] [MiB]
+//       bench/cpu_probe.cpp -o /tmp/cpu_probe && /tmp/cpu_probe [threads] [MiB] [copy]
+// ("copy": the copy bandwidth only, no FMA peak.)
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -30,8 +31,9 @@ int main(int argc, char **argv) {
         json += item;
         if (m.median_gbs > best) best = m.median_gbs;
     }
-    const double peak = fuselab::fma_peak_gflops(threads);
-    const double peak1 = fuselab::fma_peak_gflops(1);
+    const bool copy_only = argc > 3 && std::string(argv[3]) == "copy";
+    const double peak = copy_only ? 0 : fuselab::fma_peak_gflops(threads);
+    const double peak1 = copy_only ? 0 : fuselab::fma_peak_gflops(1);
     std::printf("copy_bandwidth_gbs  %7.1f GB/s (the best method's median above)\n", best);
     std::printf("fma_peak_gflops     %7.1f GFLOP/s\n", peak);
     std::printf("fma_peak_gflops(1)  %7.1f GFLOP/s\n", peak1);
