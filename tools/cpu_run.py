@@ -16,6 +16,7 @@ tolerance (1e-5; 1e-4 for conv_relu_pool).
 given more than once (before and after the run), the highest of each figure is taken.
 """
 import argparse
+import statistics
 import json
 import os
 import subprocess
@@ -103,10 +104,7 @@ def assemble(args):
         fl = json.load(f)
     with open(args.peers_json) as f:
         peers = json.load(f)
-    probes = []
-    for path in args.probe:  # the probe's output: its last line is the JSON object
-        with open(path) as f:
-            probes.append(json.loads([l for l in f.read().splitlines() if l.startswith("{")][-1]))
+    probes = [load_probe(path) for path in args.probe]
     # Several probes (before and after the run): the highest figures, the strictest floor and peak.
     probe = max(probes, key=lambda p: p["copy_bandwidth_gbs"])
     bw = probe["copy_bandwidth_gbs"]
@@ -128,8 +126,58 @@ def assemble(args):
     return 0
 
 
+def load_probe(path):
+    with open(path) as f:  # the probe's output: its last line is the JSON object
+        return json.loads([l for l in f.read().splitlines() if l.startswith("{")][-1])
+
+
+def assemble_dir(args):
+    """A run made workload by workload (tools/cpu_run_all.sh): DIR/<workload>.probe_before.txt and
+    .probe_after.txt (the copy bandwidth, and around conv_relu_pool the FMA peak), .bench.json
+    (fuselab bench --pipeline W --json), .peers.json (this script). Each record's floor uses the
+    higher copy bandwidth probed just before or after its own workload."""
+    records, by_workload, probes, metas, peak = [], {}, {}, [], None
+    for name in sorted(os.listdir(args.dir)):
+        if not name.endswith(".bench.json"):
+            continue
+        wl = name[:-len(".bench.json")]
+        ps = [load_probe(os.path.join(args.dir, f"{wl}.{w}.txt")) for w in ("probe_before", "probe_after")
+              if os.path.exists(os.path.join(args.dir, f"{wl}.{w}.txt"))]
+        bw = max(p["copy_bandwidth_gbs"] for p in ps)
+        by_workload[wl] = bw
+        probes[wl] = ps
+        if any(p.get("fma_peak_gflops") for p in ps):
+            peak = max(p["fma_peak_gflops"] for p in ps)
+        with open(os.path.join(args.dir, name)) as f:
+            fl = json.load(f)
+        metas.append(fl["meta"])
+        rows = fl["records"]
+        peers_path = os.path.join(args.dir, f"{wl}.peers.json")
+        if os.path.exists(peers_path):
+            with open(peers_path) as f:
+                rows = rows + json.load(f)["records"]
+        for r in rows:
+            r = dict(r)
+            r.setdefault("kind", "fuselab")
+            r["copy_bandwidth_gbs"] = bw
+            if r.get("min_bytes"):
+                r["floor_us"] = r["min_bytes"] / (bw * 1e3)
+            records.append(r)
+    first = next((p for ps in probes.values() for p in ps), {})
+    meta = {"date": metas[0].get("date") if metas else None, "cpu": metas[0].get("cpu") if metas else None,
+            "copy_bandwidth_gbs": statistics.median(by_workload.values()) if by_workload else None,
+            "copy_bandwidth_by_workload": by_workload, "copy_methods": first.get("copy_methods", []),
+            "fma_peak_gflops": peak, "probes": probes, "fuselab": metas,
+            "commands": args.command or [], "notes": args.note or []}
+    with open(args.out, "w") as f:
+        json.dump({"meta": meta, "records": records}, f, indent=1)
+    print(f"wrote {args.out}: {len(records)} records")
+    return 0
+
+
 def main():
     ap = argparse.ArgumentParser()
+    ap.add_argument("--dir", help="with --assemble: a run made workload by workload (tools/cpu_run_all.sh)")
     ap.add_argument("--default-sizes", action="store_true", help="fuselab's CPU sizes (slow)")
     ap.add_argument("--budget", default="0.1")
     ap.add_argument("--peers-json", help="write (or, with --assemble, read) the peers' records here")
@@ -143,7 +191,7 @@ def main():
     ap.add_argument("workloads", nargs="*", default=list(SIZES))
     args = ap.parse_args()
     if args.assemble:
-        return assemble(args)
+        return assemble_dir(args) if args.dir else assemble(args)
     peer_records = []
     rng = np.random.default_rng(1)
     failed = 0
