@@ -208,8 +208,8 @@ __attribute__((target("avx2"))) void copy_stream_avx2(float *d, const float *s, 
 void copy_store_sse2(float *d, const float *s, size_t n) {
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        const __m128 a = _mm_load_ps(s + i), b = _mm_load_ps(s + i + 4),
-                     c = _mm_load_ps(s + i + 8), e = _mm_load_ps(s + i + 12);
+        const __m128 a = _mm_load_ps(s + i), b = _mm_load_ps(s + i + 4), c = _mm_load_ps(s + i + 8),
+                     e = _mm_load_ps(s + i + 12);
         _mm_store_ps(d + i, a);
         _mm_store_ps(d + i + 4, b);
         _mm_store_ps(d + i + 8, c);
@@ -221,8 +221,8 @@ void copy_store_sse2(float *d, const float *s, size_t n) {
 void copy_stream_sse2(float *d, const float *s, size_t n) {
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        const __m128 a = _mm_load_ps(s + i), b = _mm_load_ps(s + i + 4),
-                     c = _mm_load_ps(s + i + 8), e = _mm_load_ps(s + i + 12);
+        const __m128 a = _mm_load_ps(s + i), b = _mm_load_ps(s + i + 4), c = _mm_load_ps(s + i + 8),
+                     e = _mm_load_ps(s + i + 12);
         _mm_stream_ps(d + i, a);
         _mm_stream_ps(d + i + 4, b);
         _mm_stream_ps(d + i + 8, c);
@@ -244,22 +244,22 @@ std::vector<CopyKernel> copy_kernels(Isa isa) {
     std::vector<CopyKernel> k{{"memcpy", copy_memcpy}};
     switch (isa) {
 #ifdef FUSELAB_PROBE_X86
-    case Isa::avx512:
-        k.push_back({"vector_store", copy_store_avx512});
-        k.push_back({"vector_stream", copy_stream_avx512});
-        break;
-    case Isa::avx2:
-        k.push_back({"vector_store", copy_store_avx2});
-        k.push_back({"vector_stream", copy_stream_avx2});
-        break;
-    case Isa::sse2:
-        k.push_back({"vector_store", copy_store_sse2});
-        k.push_back({"vector_stream", copy_stream_sse2});
-        break;
+        case Isa::avx512:
+            k.push_back({"vector_store", copy_store_avx512});
+            k.push_back({"vector_stream", copy_stream_avx512});
+            break;
+        case Isa::avx2:
+            k.push_back({"vector_store", copy_store_avx2});
+            k.push_back({"vector_stream", copy_stream_avx2});
+            break;
+        case Isa::sse2:
+            k.push_back({"vector_store", copy_store_sse2});
+            k.push_back({"vector_stream", copy_stream_sse2});
+            break;
 #endif
-    default:
-        k.push_back({"vector_store", copy_generic});
-        break;
+        default:
+            k.push_back({"vector_store", copy_generic});
+            break;
     }
     return k;
 }
@@ -357,15 +357,15 @@ struct FmaKernel {
 FmaKernel fma_kernel(Isa isa) {
     switch (isa) {
 #ifdef FUSELAB_PROBE_X86
-    case Isa::avx512:
-        return {fma_avx512, 2.0 * 16 * kChains512};
-    case Isa::avx2:
-        return {fma_avx2, 2.0 * 8 * kChains256};
-    case Isa::sse2:
-        return {mul_add_sse2, 2.0 * 4 * kChains128};
+        case Isa::avx512:
+            return {fma_avx512, 2.0 * 16 * kChains512};
+        case Isa::avx2:
+            return {fma_avx2, 2.0 * 8 * kChains256};
+        case Isa::sse2:
+            return {mul_add_sse2, 2.0 * 4 * kChains128};
 #endif
-    default:
-        return {mul_add_generic, 2.0 * 8};
+        default:
+            return {mul_add_generic, 2.0 * 8};
     }
 }
 
@@ -373,14 +373,14 @@ FmaKernel fma_kernel(Isa isa) {
 
 std::string probe_isa() {
     switch (detect_isa()) {
-    case Isa::avx512:
-        return "avx512f";
-    case Isa::avx2:
-        return "avx2+fma";
-    case Isa::sse2:
-        return "sse2";
-    default:
-        return "generic";
+        case Isa::avx512:
+            return "avx512f";
+        case Isa::avx2:
+            return "avx2+fma";
+        case Isa::sse2:
+            return "sse2";
+        default:
+            return "generic";
     }
 }
 

@@ -66,9 +66,8 @@ inline void cpu_register_blocked(ConvReluPool &g, const Target &target, int rows
     };
     tile_out(g.out.specialize(g.weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
     tile_out(g.out, TailStrategy::GuardWithIf);
-    g.padded.compute_at(g.out, yi)
-        .store_at(g.out, yo)
-        .vectorize(g.padded.args()[0], lanes, TailStrategy::GuardWithIf);
+    g.padded.compute_at(g.out, yi).store_at(g.out, yo).vectorize(g.padded.args()[0], lanes,
+                                                                 TailStrategy::GuardWithIf);
     g.acc.compute_at(g.out, ko)
         .bound_storage(k, kb)
         .bound_extent(x, lanes)

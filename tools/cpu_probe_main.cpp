@@ -16,8 +16,9 @@ int main(int argc, char **argv) {
     std::printf("isa %s, threads %d (0: all), buffer %zu MiB\n", fuselab::probe_isa().c_str(),
                 threads, mib);
     const auto methods = fuselab::copy_methods(mib << 20, threads);
-    std::string json = "{\"isa\": \"" + fuselab::probe_isa() + "\", \"buffer_bytes\": " +
-                       std::to_string(mib << 20) + ", \"copy_methods\": [";
+    std::string json = "{\"isa\": \"" + fuselab::probe_isa() +
+                       "\", \"buffer_bytes\": " + std::to_string(mib << 20) +
+                       ", \"copy_methods\": [";
     double best = 0;
     for (size_t i = 0; i < methods.size(); i++) {
         const fuselab::CopyMethod &m = methods[i];

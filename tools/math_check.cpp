@@ -57,9 +57,10 @@ Stats run(const char *name, const Halide::Target &t, const std::function<Expr(Ex
             if (abs_err > s.worst_abs) s.worst_abs = abs_err, s.at_abs = in(j);
         }
     }
-    std::printf("%-8s %-40s worst relative %.2e (at %.6g), worst absolute %.2e (at %.6g), "
-                "%lld inf/NaN\n",
-                name, t.to_string().c_str(), s.worst_rel, s.at_rel, s.worst_abs, s.at_abs, s.bad);
+    std::printf(
+        "%-8s %-40s worst relative %.2e (at %.6g), worst absolute %.2e (at %.6g), "
+        "%lld inf/NaN\n",
+        name, t.to_string().c_str(), s.worst_rel, s.at_rel, s.worst_abs, s.at_abs, s.bad);
     return s;
 }
 
