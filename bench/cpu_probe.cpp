@@ -178,6 +178,27 @@ __attribute__((target("avx512f"))) void copy_stream_avx512(float *d, const float
     _mm_sfence();
 }
 
+// The same with the slice cut in 4 parts copied side by side: 4 read and 4 write streams a thread,
+// more misses in flight than one stream keeps (a core's bandwidth is bounded by its outstanding
+// misses).
+__attribute__((target("avx512f"))) void copy_stream4_avx512(float *d, const float *s, size_t n) {
+    const size_t q = n / 64 / 4 * 64;  // floats a part, whole 64-float blocks
+    for (size_t i = 0; i < q; i += 16) {
+        for (int p = 0; p < 4; p++) _mm512_stream_ps(d + p * q + i, _mm512_load_ps(s + p * q + i));
+    }
+    for (size_t i = 4 * q; i < n; i++) d[i] = s[i];
+    _mm_sfence();
+}
+
+__attribute__((target("avx2"))) void copy_stream4_avx2(float *d, const float *s, size_t n) {
+    const size_t q = n / 32 / 4 * 32;
+    for (size_t i = 0; i < q; i += 8) {
+        for (int p = 0; p < 4; p++) _mm256_stream_ps(d + p * q + i, _mm256_load_ps(s + p * q + i));
+    }
+    for (size_t i = 4 * q; i < n; i++) d[i] = s[i];
+    _mm_sfence();
+}
+
 __attribute__((target("avx2"))) void copy_store_avx2(float *d, const float *s, size_t n) {
     size_t i = 0;
     for (; i + 32 <= n; i += 32) {
@@ -247,10 +268,12 @@ std::vector<CopyKernel> copy_kernels(Isa isa) {
         case Isa::avx512:
             k.push_back({"vector_store", copy_store_avx512});
             k.push_back({"vector_stream", copy_stream_avx512});
+            k.push_back({"vector_stream4", copy_stream4_avx512});
             break;
         case Isa::avx2:
             k.push_back({"vector_store", copy_store_avx2});
             k.push_back({"vector_stream", copy_stream_avx2});
+            k.push_back({"vector_stream4", copy_stream4_avx2});
             break;
         case Isa::sse2:
             k.push_back({"vector_store", copy_store_sse2});

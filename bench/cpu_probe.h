@@ -31,7 +31,9 @@ double fma_peak_gflops(int threads = 0);
 // One copy method's figures (GB/s, read + written).
 struct CopyMethod {
     std::string name;  // "memcpy", "vector_store" (aligned loads and stores), "vector_stream"
-                       // (non-temporal stores: no read-for-ownership of the destination)
+                       // (non-temporal stores: no read-for-ownership of the destination),
+                       // "vector_stream4" (the same, each thread's slice as 4 parts side by
+                       // side: 4 read and 4 write streams, more misses in flight a core)
     double median_gbs = 0, best_gbs = 0;
     int repeats = 0;
 };
