@@ -48,12 +48,16 @@ def rewrite(path, parts, label, dry):
     m = re.search(r"(;\s*)?2-core EPYC.*$", text)
     if m:
         head = text[:m.start()]
+        if re.fullmatch(r"Measured \S+ \(bench/results\): *", head):  # a CPU part only: no old date
+            head = "Measured "
         text = head + ("; " if head.rstrip().endswith(tuple("0123456789s")) or m.group(1) else "") + cpu
         text = text.replace(": ; ", ": ")
     else:
         text = text.rstrip(".") + "; " + cpu
+    # A figure and its unit stay on one line.
+    text = re.sub(r"(\d) (us|ms)\b", "\\1\u00a0\\2", text)
     new = textwrap.wrap(text, width=97, break_on_hyphens=False, break_long_words=False)
-    new = ["// " + l for l in new]
+    new = ["// " + l.replace("\u00a0", " ") for l in new]
     if dry:
         print(f"{os.path.relpath(path, ROOT)}:\n  " + "\n  ".join(new))
         return True
