@@ -11,6 +11,9 @@ numpy (c, y, x) array, conv weights are (K, C, 3, 3), blur3x3's `in` is (H+2, W+
 stencil_chain_kK's (H+K, W+K). S is fuselab's size string: N (16777216), WxH (4096x4096, the
 output's) or WxHxCxK (1920x1080x3x16).
 
+Run it with the project's .venv/bin/python (requirements.txt pins the peers); a Python without
+numpy gets one error line a peer. A peer whose package is missing gets its own error line.
+
 For every peer that implements W, the script computes the same math (shared/WORKLOADS.md) on the
 same data, writes each output as DIR/<peer>.<output>.npy (out; out1, out2) and prints one JSON
 object per line on stdout:
@@ -76,7 +79,14 @@ ARGS = parse_args(sys.argv[1:])
 os.environ.setdefault("OPENBLAS_NUM_THREADS", str(ARGS.threads))
 os.environ.setdefault("OMP_NUM_THREADS", str(ARGS.threads))
 
-import numpy as np  # noqa: E402
+PEER_NAMES = ["numpy", "numexpr", "onnxruntime", "opencv"]
+try:
+    import numpy as np  # noqa: E402
+except ImportError as e:  # a Python without numpy (not the project's .venv): every peer says so
+    for _name in PEER_NAMES:
+        print(json.dumps({"name": _name, "error": f"numpy is not importable by {sys.executable}: {e} "
+                          "(run this script with the project's .venv/bin/python)"}), flush=True)
+    sys.exit(0)
 
 F32 = np.float32
 MIN_BATCH_S = 20e-3
