@@ -38,7 +38,17 @@ double median(std::vector<double> v) {
 
 enum class Isa { avx512, avx2, sse2, generic };
 
+// FUSELAB_PROBE_ISA=avx2|sse2|generic picks a narrower path than the CPU has (to test them).
 Isa detect_isa() {
+    if (const char *forced = std::getenv("FUSELAB_PROBE_ISA")) {
+        const std::string f = forced;
+        if (f == "generic") return Isa::generic;
+#ifdef FUSELAB_PROBE_X86
+        if (f == "sse2") return Isa::sse2;
+        if (f == "avx2" && __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+            return Isa::avx2;
+#endif
+    }
 #ifdef FUSELAB_PROBE_X86
     __builtin_cpu_init();
     if (__builtin_cpu_supports("avx512f")) return Isa::avx512;

@@ -39,7 +39,8 @@ struct CopyMethod {
 };
 std::vector<CopyMethod> copy_methods(size_t bytes, int threads, int repeats = 11);
 
-// "avx512f", "avx2+fma" or "sse2": the code copy_methods and fma_peak_gflops run here.
+// "avx512f", "avx2+fma", "sse2" or "generic": the code copy_methods and fma_peak_gflops run here
+// (the environment's FUSELAB_PROBE_ISA=avx2|sse2|generic picks a narrower one, for testing).
 std::string probe_isa();
 
 }  // namespace fuselab
