@@ -10,6 +10,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "cpu_probe.h"
 #include "cupti.h"
 #include "fuselab/bench.h"
 #include "peer_runner.h"
@@ -343,6 +344,11 @@ int run_bench(const BenchOptions &opt) {
                  opt.once ? ", one call per variant and size" : "");
     if (tracer) std::fprintf(stderr, "CUPTI: %s\n", tracer->description().c_str());
     std::vector<Row> rows;
+    // CPU runs: the copy bandwidth (the floor's denominator) probed beside every workload, as
+    // this kind of machine's bandwidth moves by 2x within minutes; and the FMA peak.
+    const bool probes = target == "cpu" && !opt.once;
+    nlohmann::json copy_probes = nlohmann::json::object();
+    const double fma_peak = probes ? fma_peak_gflops() : 0;
     const auto started = std::chrono::steady_clock::now();
     for (const Workload &w : workloads()) {
         if (!wanted(opt.pipelines, w.pipeline)) continue;
@@ -355,6 +361,8 @@ int run_bench(const BenchOptions &opt) {
         const std::vector<Size> sizes = opt.size.empty()
                                             ? (target == "cuda" ? w.cuda_sizes : w.cpu_sizes)
                                             : std::vector<Size>{parse_size(w, opt.size)};
+        const size_t workload_first = rows.size();
+        const double bw_before = probes ? copy_bandwidth_gbs() : 0;
         for (const Size &size : sizes) {
             std::fprintf(stderr, "  %s %s: preparing inputs%s\n", w.pipeline.c_str(),
                          format_size(size).c_str(), opt.check ? " and the float64 reference" : "");
@@ -390,6 +398,13 @@ int run_bench(const BenchOptions &opt) {
                 if (rows[i].error.empty() && !opt.once)
                     rows[i].speedup = base / rows[i].timing.median_us();
             }
+        }
+        if (probes) {  // the faster of the two probes: the floor at the best this machine did
+            const double bw_after = copy_bandwidth_gbs();
+            const double bw = std::max(bw_before, bw_after);
+            copy_probes[w.pipeline] = {{"before_gbs", bw_before}, {"after_gbs", bw_after}};
+            for (size_t i = workload_first; i < rows.size(); i++)
+                rows[i].floor_us = rows[i].min_bytes / (bw * 1e3);
         }
     }
     const double elapsed =
@@ -445,6 +460,15 @@ int run_bench(const BenchOptions &opt) {
                                {"device", target == "cuda" ? cuda_status().device : cpu_model()},
                                {"cpu", cpu_model()}};
         if (opt.once) meta["once"] = true;
+        if (probes) {
+            meta["fma_peak_gflops"] = fma_peak;
+            meta["copy_probes"] = copy_probes;
+            meta["probe_isa"] = probe_isa();
+            meta["floor"] =
+                "min_bytes at the faster copy-bandwidth probe beside each workload (bench/cpu_probe.h: "
+                "the best of memcpy, vector stores and non-temporal stores)";
+            if (!opt.peers.empty()) meta["peers"] = opt.peers;
+        }
         if (tracer) meta["cupti"] = {{"library", tracer->description()}, {"calls", kTracedCalls}};
         nlohmann::json doc = {{"meta", meta}, {"records", records}};
         std::ofstream(opt.json) << doc.dump(2) << "\n";

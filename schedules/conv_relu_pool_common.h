@@ -35,6 +35,56 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
     g.acc.update().reorder(g.x, g.y, g.r.x, g.r.y, g.r.z).unroll(g.r.x).unroll(g.r.y);
 }
 
+// The CPU form of the register-blocked fused kernel (`tiled`, `shared_weights`). Each parallel
+// task walks `rows` pooled rows; for each pooled row, tiles of one vector of conv columns (16 on
+// AVX-512, 8 on AVX2) x 2 conv rows x kb output channels accumulate in registers over the 3x3xC
+// taps, kb = lanes / 2 so that the 2 x kb accumulators fill half the vector registers (16 of
+// AVX-512's 32, 8 of AVX2's 16) and leave the rest to the 4 input rows and the broadcast weights.
+// Every tap's input vector feeds kb FMAs and every broadcast weight 2; relu, the bias and the 2x2
+// pool are applied to the tile in registers (the pool's column pairs by a shuffle) and only the
+// pooled half-vector is stored. The channel blocks are the innermost loop around the tile, so a
+// tile's input is loaded into L1 once for all K channels, and the zero-padded input is copied
+// once per row into a sliding window of 4 rows x C (store_at the task, compute_at the pooled
+// row), so the tap loads are plain loads (no boundary selects) from L1. As in the CUDA form the
+// accumulators' extents are fixed (bound_extent, bound_storage) and the channel block shifts
+// inwards where K >= kb (K < kb keeps a guarded form); conv columns past the image edge are
+// computed from the zero padding and never stored.
+inline void cpu_register_blocked(ConvReluPool &g, const Target &target, int rows = 8) {
+    const int lanes = target.natural_vector_size<float>();
+    const int kb = lanes / 2;
+    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"};
+    auto &x = g.x, &y = g.y, &k = g.k;
+    auto &r = g.r;
+    auto tile_out = [&](Stage s, TailStrategy k_tail) {
+        s.split(k, ko, ki, kb, k_tail)
+            .split(x, xo, xi, lanes / 2, TailStrategy::GuardWithIf)
+            .split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+            .reorder(xi, ki, ko, xo, yi, yo)
+            .vectorize(xi)
+            .unroll(ki)
+            .parallel(yo);
+    };
+    tile_out(g.out.specialize(g.weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
+    tile_out(g.out, TailStrategy::GuardWithIf);
+    g.padded.compute_at(g.out, yi).store_at(g.out, yo).vectorize(g.padded.args()[0], lanes,
+                                                                 TailStrategy::GuardWithIf);
+    g.acc.compute_at(g.out, ko)
+        .bound_storage(k, kb)
+        .bound_extent(x, lanes)
+        .bound_extent(y, 2)
+        .reorder(x, k, y)
+        .vectorize(x)
+        .unroll(k, kb, TailStrategy::GuardWithIf)
+        .unroll(y);
+    g.acc.update()
+        .reorder(x, k, y, r.x, r.y, r.z)
+        .vectorize(x, lanes)
+        .unroll(k, kb, TailStrategy::GuardWithIf)
+        .unroll(y)
+        .unroll(r.x)
+        .unroll(r.y);
+}
+
 // The register-blocked fused kernel: one CUDA thread per `px` pooled pixels (along x) and `kb`
 // output channels; its 2px x 2 x kb conv results accumulate in registers over the 3x3xC taps,
 // relu and the pool are applied in registers, and only the pooled outputs are stored. Each
@@ -53,14 +103,7 @@ inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int 
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"}, xp{"xp"};
     auto &x = g.x, &y = g.y, &k = g.k;
     auto &r = g.r;
-    if (!target.has_gpu_feature()) {
-        const int lanes = target.natural_vector_size<float>();
-        g.out.vectorize(x, lanes, TailStrategy::GuardWithIf).fuse(y, k, yk).parallel(yk);
-        g.conv.compute_at(g.out, yk).vectorize(x, lanes, TailStrategy::GuardWithIf);
-        g.acc.compute_at(g.conv, x).vectorize(x);
-        g.acc.update().vectorize(x).reorder(x, y, r.x, r.y, r.z).unroll(r.x).unroll(r.y);
-        return;
-    }
+    if (!target.has_gpu_feature()) return cpu_register_blocked(g, target);
     auto tile_out = [&](Stage s, TailStrategy k_tail) {
         s.split(k, ko, ki, kb, k_tail)
             .split(x, x, xp, px, TailStrategy::GuardWithIf)

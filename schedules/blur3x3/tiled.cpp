@@ -1,7 +1,8 @@
 // tiled: bx computed per 32x8 output tile, into shared memory on CUDA (a 32 x 10 tile: rows
 // recomputed at tile edges, 25%), then the vertical pass reads it there. 1 kernel, no global
 // intermediate. CPU: 256 x 32 tiles, bx in a cache-resident scratch buffer.
-// Measured 2026-11-30 (bench/results): H200: 8192x8192 330.7 us; 2-core EPYC: 4096x4096 6249.4 us.
+// Measured 2026-11-30 (bench/results): H200: 8192x8192 330.7 us; 2-core EPYC (Zen 5), 2026-12-01
+// (bench/results/2026-12-01-cpu-peers): 4096x4096 4619.6 us.
 // summary: bx per output tile in shared memory: one kernel, small halo recompute
 #include "blur3x3.h"
 #include "image_common.h"

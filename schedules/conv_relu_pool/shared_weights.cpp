@@ -9,7 +9,8 @@
 // 52 loads against 96). Wins from C16 up; at C3 the copy and barrier do not pay (see tiled). CPU:
 // tiled's loop nest (no shared memory there).
 // Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 253.1 us, 1920x1080x16x16 283.4 us,
-// 256x256x64x64 153.2 us; 2-core EPYC: 1920x1080x3x16 43.6 ms.
+// 256x256x64x64 153.2 us; 2-core EPYC (Zen 5), 2026-12-01 (bench/results/2026-12-01-cpu-peers):
+// 1920x1080x3x16 4801.7 us.
 // summary: tiled with the weights in shared memory, 1 pooled pixel x 16 channels a thread
 #include "conv_relu_pool_common.h"
 

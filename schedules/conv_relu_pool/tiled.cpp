@@ -7,9 +7,14 @@
 // warps gained): at 255 ptxas takes 234 registers and half as many warps fit. The fastest at
 // C3; from C16 up `shared_weights` wins. At C3 it stays short of the hand-written kernel with
 // constant-memory weights (hand_const), whose FFMAs take the weights as operands; loaded weights
-// (here, and in hand_global) leave 35% of issue slots idle (README, Known limits).
+// (here, and in hand_global) leave 35% of issue slots idle (README, Known limits). CPU:
+// conv_relu_pool_common.h's cpu_register_blocked (2 conv rows x 1 vector x 8 channels in zmm
+// registers, the padded input in a sliding window of rows): 1.25-1.4x faster than the
+// autoscheduler's (Adams2019) form and 62-68% of the FMA peak measured beside it (was 4x slower
+// than auto with one accumulator vector a conv pixel).
 // Measured 2026-11-30 (bench/results): H200: 3840x2160x3x16 242.6 us, 1920x1080x16x16 305.7 us,
-// 256x256x64x64 200.7 us; 2-core EPYC: 1920x1080x3x16 47.5 ms.
+// 256x256x64x64 200.7 us; 2-core EPYC (Zen 5), 2026-12-01 (bench/results/2026-12-01-cpu-peers):
+// 1920x1080x3x16 4841.2 us.
 // summary: conv+relu in registers inside each pool thread, 2 pooled pixels x 8 channels a thread
 #include "conv_relu_pool_common.h"
 

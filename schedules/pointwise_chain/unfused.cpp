@@ -1,7 +1,7 @@
 // unfused: every operator at root, as eager frameworks run it. CUDA: 10 kernels, 9 intermediates
 // of N floats, each written once and read once: 20 x 4N bytes against the fused 2 x 4N.
-// Measured 2026-11-30 (bench/results): H200: 268435456 5030.8 us, 65536 23.9 us; 2-core EPYC:
-// 16777216 300.9 ms, 65536 997.4 us.
+// Measured 2026-11-30 (bench/results): H200: 268435456 5030.8 us, 65536 23.9 us; 2-core EPYC (Zen
+// 5), 2026-12-01 (bench/results/2026-12-01-cpu-peers): 16777216 192.5 ms, 65536 179.2 us.
 // summary: all ten operators at root: ten kernels, nine intermediates
 #include "pointwise_chain_common.h"
 

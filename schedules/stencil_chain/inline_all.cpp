@@ -2,7 +2,8 @@
 // grows as 4^K terms per output before common subexpressions are found: the over-fusion case.
 // Built for K = 2 and 4 only: at K = 8 the inlined expression has 65536 terms.
 // Measured 2026-11-30 (bench/results): H200: k2 8192x8192 254.0 us, k4 8192x8192 413.7 us; 2-core
-// EPYC: k2 4096x4096 4426.5 us, k4 4096x4096 11.2 ms.
+// EPYC (Zen 5), 2026-12-01 (bench/results/2026-12-01-cpu-peers): k2 4096x4096 3061.2 us, k4
+// 4096x4096 8288.5 us.
 // summary: every stage inlined: one kernel, recompute growing as 4^K
 // pipelines: stencil_chain_k2 stencil_chain_k4
 #include "image_common.h"
@@ -11,7 +12,11 @@
 namespace fuselab {
 
 FUSELAB_SCHEDULE(StencilChain, inline_all) {
-    image::own_loop(g.out, g.x, g.y, target);
+    // CPU: K = 2 is load-bound (8 lanes, image::stencil_lanes); at K = 4 the recompute makes it
+    // compute-bound, where 32 lanes are 12% faster.
+    const int stages = static_cast<int>(g.s.size()) - 1;
+    image::own_loop(g.out, g.x, g.y, target,
+                    stages >= 4 ? 2 * target.natural_vector_size<float>() : 0);
 }
 
 }  // namespace fuselab
