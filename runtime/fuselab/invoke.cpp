@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <vector>
 
 #include "HalideRuntimeCuda.h"
@@ -102,6 +103,54 @@ std::string autoscheduled_refusal(const Variant &v) {
            v.target + ", which runs any size: " + (others.empty() ? "none is built" : others);
 }
 
+// A buffer passed as kernel parameters (a generator's Input<float[]> named "<buffer>__param",
+// whose scalars <buffer>__param_0 .. _{n-1} live in the CUDA constant bank): the argument's
+// buffer name, or "" for a scalar of another kind.
+std::string param_buffer(const halide_filter_argument_t &a) {
+    if (a.kind != halide_argument_kind_input_scalar) return "";
+    const std::string name = a.name;
+    const size_t at = name.rfind("__param_");
+    if (at == std::string::npos || at == 0) return "";
+    for (size_t i = at + 8; i < name.size(); i++) {
+        if (name[i] < '0' || name[i] > '9') return "";
+    }
+    return at + 8 < name.size() ? name.substr(0, at) : "";
+}
+
+int64_t elements(const halide_buffer_t *b) {
+    int64_t n = 1;
+    for (int d = 0; d < b->dimensions; d++) n *= b->dim[d].extent;
+    return n;
+}
+
+// The buffer's elements in Halide's dense order (dimension 0 fastest), from the host copy where
+// it is current, else copied back from the device on `stream` (a small synchronous copy).
+std::vector<float> dense_values(const halide_buffer_t *b, const std::string &who, CudaStream stream) {
+    std::vector<float> values(elements(b));
+    std::vector<halide_dimension_t> dims(b->dim, b->dim + b->dimensions);
+    int32_t stride = 1;
+    for (halide_dimension_t &d : dims) {
+        d.stride = stride;
+        stride *= d.extent;
+    }
+    halide_buffer_t dense{};
+    dense.type = b->type;
+    dense.dimensions = b->dimensions;
+    dense.dim = dims.data();
+    dense.host = reinterpret_cast<uint8_t *>(values.data());
+    const bool on_device = b->device && (!b->host || (b->flags & halide_buffer_flag_device_dirty));
+    halide_buffer_t src = *b;
+    if (!on_device) src.device = 0, src.device_interface = nullptr;  // the host copy is current
+    detail::install_halide_error_handler();
+    detail::ScopedStream on(stream);
+    if (int code = halide_buffer_copy(nullptr, &src, nullptr, &dense)) {
+        std::string msg = detail::take_halide_error();
+        throw Error(who + ": reading its kernel parameters: " +
+                    (msg.empty() ? detail::halide_error_code_name(code) : msg));
+    }
+    return values;
+}
+
 }  // namespace
 
 void validate(const Variant &v, const Bindings &args) {
@@ -109,7 +158,10 @@ void validate(const Variant &v, const Bindings &args) {
     const halide_filter_metadata_t *md = v.metadata();
     for (const auto &kv : args) {
         bool known = false;
-        for (int i = 0; i < md->num_arguments; i++) known |= kv.first == md->arguments[i].name;
+        for (int i = 0; i < md->num_arguments; i++) {
+            known |= kv.first == md->arguments[i].name ||
+                     kv.first == param_buffer(md->arguments[i]);
+        }
         if (!known) {
             throw Error(who + ": unknown argument '" + kv.first + "'; it takes " +
                         expected_names(md));
@@ -119,8 +171,21 @@ void validate(const Variant &v, const Bindings &args) {
         const halide_filter_argument_t &a = md->arguments[i];
         const std::string what = std::string(role(a)) + " '" + a.name + "'";
         if (a.kind == halide_argument_kind_input_scalar) {
-            throw Error(who + ": scalar argument '" + a.name +
-                        "' is not supported by fuselab's runtime");
+            const std::string buffer = param_buffer(a);
+            if (buffer.empty()) {
+                throw Error(who + ": scalar argument '" + a.name +
+                            "' is not supported by fuselab's runtime");
+            }
+            auto it = args.find(buffer);
+            if (it == args.end() || !it->second) {
+                throw Error(who + ": missing input '" + buffer + "'; it takes " +
+                            expected_names(md));
+            }
+            if (!(it->second->type == a.type)) {
+                throw Error(who + ": input '" + buffer + "' has type " +
+                            type_name(it->second->type) + ", expected " + type_name(a.type));
+            }
+            continue;  // its element count: below, once per buffer
         }
         auto it = args.find(a.name);
         if (it == args.end() || it->second == nullptr) {
@@ -166,12 +231,22 @@ void validate(const Variant &v, const Bindings &args) {
                         "overlapping view); outputs need one element per address");
         }
     }
+    // A buffer passed as kernel parameters has exactly as many elements as the variant takes.
+    for (const auto &[name, b] : args) {
+        int64_t params = 0;
+        for (int i = 0; i < md->num_arguments; i++) params += param_buffer(md->arguments[i]) == name;
+        if (params > 0 && b && elements(b) != params) {
+            throw Error(who + ": input '" + name + "' has " + std::to_string(elements(b)) +
+                        " elements; this variant takes it as " + std::to_string(params) +
+                        " kernel parameters, so it runs one shape only (" + v.summary + ")");
+        }
+    }
     // An output that shares memory with another argument would be read after being written.
     for (int i = 0; i < md->num_arguments; i++) {
         if (!is_output(md->arguments[i])) continue;
         const halide_buffer_t *out = args.at(md->arguments[i].name);
         for (int j = 0; j < md->num_arguments; j++) {
-            if (j == i) continue;
+            if (j == i || md->arguments[j].kind == halide_argument_kind_input_scalar) continue;
             const halide_buffer_t *other = args.at(md->arguments[j].name);
             const bool host = out->host && other->host &&
                               spans_overlap(uint64_t(out->host), out, uint64_t(other->host), other);
@@ -195,7 +270,17 @@ void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
     validate(v, args);
     const halide_filter_metadata_t *md = v.metadata();
     std::vector<void *> argv(md->num_arguments);
+    std::map<std::string, std::vector<float>> params;  // buffers passed as kernel parameters
     for (int i = 0; i < md->num_arguments; i++) {
+        const std::string buffer = param_buffer(md->arguments[i]);
+        if (!buffer.empty()) {
+            auto it = params.find(buffer);
+            if (it == params.end())
+                it = params.emplace(buffer, dense_values(args.at(buffer), v.name(), stream)).first;
+            const std::string name = md->arguments[i].name;
+            argv[i] = &it->second.at(std::stoul(name.substr(name.rfind('_') + 1)));
+            continue;
+        }
         halide_buffer_t *b = args.at(md->arguments[i].name);
         // An input whose only copy is on the host must reach the device, whatever its flags say
         // (a caller that filled it through data() never marked it).
