@@ -13,8 +13,9 @@ namespace fuselab {
 const std::vector<Workload> &workloads() {
     using namespace workloads_detail;
     static const std::vector<Workload> list = {
-        add_relu(), pointwise_chain(),  branches(),         branches_indep(),   conv_relu_pool(),
-        blur3x3(),  stencil_chain_k2(), stencil_chain_k4(), stencil_chain_k8(),
+        add_relu(),         pointwise_chain(), branches(),         branches_indep(),
+        conv_relu_pool(),   blur3x3(),         stencil_chain_k2(), stencil_chain_k4(),
+        stencil_chain_k8(), two_convs(),       two_convs_indep(),
     };
     return list;
 }

@@ -74,6 +74,8 @@ Workload blur3x3();
 Workload stencil_chain_k2();
 Workload stencil_chain_k4();
 Workload stencil_chain_k8();
+Workload two_convs();
+Workload two_convs_indep();
 }  // namespace workloads_detail
 
 }  // namespace fuselab
