@@ -3,14 +3,7 @@
 namespace fuselab {
 
 void ConvReluPool::generate() {
-    padded = Halide::BoundaryConditions::constant_exterior(input, 0.0f);
-    r = RDom(0, 3, 0, 3, 0, input.dim(2).extent(), "r");
-    acc(x, y, k) = 0.0f;
-    acc(x, y, k) += padded(x + r.x - 1, y + r.y - 1, r.z) * weights(r.x, r.y, r.z, k);
-    conv(x, y, k) = bias(k) + acc(x, y, k);
-    relu(x, y, k) = max(0.0f, conv(x, y, k));
-    out(x, y, k) = max(max(relu(2 * x, 2 * y, k), relu(2 * x + 1, 2 * y, k)),
-                       max(relu(2 * x, 2 * y + 1, k), relu(2 * x + 1, 2 * y + 1, k)));
+    conv_relu_pool_algorithm(*this, weights, bias, input.dim(2).extent());
 
     // Shapes follow from the input and the weights; anything else is an error, not a crop.
     input.dim(0).set_min(0);
@@ -37,6 +30,32 @@ void ConvReluPool::generate() {
     out.set_estimates({{0, 1920}, {0, 1080}, {0, 16}});
 }
 
+void ConvReluPoolConst::generate() {
+    const int C = channels, K = filters;
+    if (static_cast<int>(weights.size()) != 9 * C * K || static_cast<int>(bias.size()) != K) {
+        throw Halide::CompileError(
+            "conv_relu_pool_const: weights.size must be 9 x channels x filters (" +
+            std::to_string(9 * C * K) + ") and bias.size filters (" + std::to_string(K) + ")");
+    }
+    std::vector<Expr> wv, bv;
+    for (size_t i = 0; i < weights.size(); i++) wv.push_back(weights[i]);
+    for (size_t i = 0; i < bias.size(); i++) bv.push_back(bias[i]);
+    Var kx{"kx"}, ky{"ky"}, c{"c"};
+    w(kx, ky, c, k) = mux(k + K * (kx + 3 * ky + 9 * c), wv);
+    b(k) = mux(k, bv);
+    conv_relu_pool_algorithm(*this, w, b, C);
+
+    input.dim(0).set_min(0);
+    input.dim(1).set_min(0);
+    input.dim(2).set_bounds(0, C);
+    out.dim(0).set_bounds(0, input.dim(0).extent() / 2);
+    out.dim(1).set_bounds(0, input.dim(1).extent() / 2);
+    out.dim(2).set_bounds(0, K);
+    input.set_estimates({{0, 3840}, {0, 2160}, {0, C}});
+    out.set_estimates({{0, 1920}, {0, 1080}, {0, K}});
+}
+
 }  // namespace fuselab
 
 HALIDE_REGISTER_GENERATOR(fuselab::ConvReluPool, conv_relu_pool)
+HALIDE_REGISTER_GENERATOR(fuselab::ConvReluPoolConst, conv_relu_pool_const)
