@@ -17,27 +17,32 @@ inline Var block_var() {
     return Var("xo");
 }
 
-// s(x, y, k) in CUDA threads of `px` pixels (along x) x `kb` channels, tx x ty threads a block,
+// s(x, y, k) in CUDA threads of `px` x `py` pixels x `kb` channels, tx x ty threads a block,
 // the channel blocks outermost in the grid. The channel tail is `k_tail`; the pixel tails are
 // guarded.
 inline void thread_tiles(Stage s, const Var &x, const Var &y, const Var &k, int kb, int px, int tx,
-                         int ty, TailStrategy k_tail) {
-    Var xo = block_var(), xi = thread_var(), yo{"yo"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, xp{"xp"};
-    s.split(k, ko, ki, kb, k_tail)
-        .split(x, x, xp, px, TailStrategy::GuardWithIf)
-        .gpu_tile(x, y, xo, yo, xi, yi, tx, ty, TailStrategy::GuardWithIf)
-        .reorder(ki, xp, xi, yi, xo, yo, ko)
-        .gpu_blocks(ko)
-        .unroll(xp)
-        .unroll(ki);
+                         int ty, TailStrategy k_tail, int py = 1) {
+    Var xo = block_var(), xi = thread_var(), yo{"yo"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, xp{"xp"},
+        yp{"yp"};
+    s.split(k, ko, ki, kb, k_tail).split(x, x, xp, px, TailStrategy::GuardWithIf);
+    if (py > 1) s.split(y, y, yp, py, TailStrategy::GuardWithIf);
+    s.gpu_tile(x, y, xo, yo, xi, yi, tx, ty, TailStrategy::GuardWithIf);
+    if (py > 1) {
+        s.reorder(ki, xp, yp, xi, yi, xo, yo, ko).unroll(yp);
+    } else {
+        s.reorder(ki, xp, xi, yi, xo, yo, ko);
+    }
+    s.gpu_blocks(ko).unroll(xp).unroll(ki);
 }
 
 // acc(x, y, k) = 0; acc(x, y, k) += ... over r = (kx, ky, c): computed per iteration of `at` for
-// an ex x (its footprint in y, which must be constant) x ek tile in registers. Storage and unrolled
-// loops of constant size, guarded, keep every accumulator index constant (so in registers) also
-// where the image or channel edge cuts a tile; the 3x3 taps are unrolled, the channels loop.
+// an ex x ey x ek tile in registers (ey 0: acc's footprint in y, which must then be constant).
+// Storage and unrolled loops of constant size, guarded, keep every accumulator index constant (so
+// in registers) also where the image or channel edge cuts a tile; the 3x3 taps are unrolled, the
+// channels loop.
 inline void register_tile(Func acc, const RDom &r, const Var &x, const Var &y, const Var &k,
-                          const LoopLevel &at, int ex, int ek) {
+                          const LoopLevel &at, int ex, int ek, int ey = 0) {
+    if (ey > 0) acc.bound_extent(y, ey);
     acc.compute_at(at)
         .bound_storage(k, ek)
         .bound_extent(x, ex)

@@ -9,10 +9,11 @@ namespace fuselab::two_convs {
 
 using namespace Halide;
 
-// The register tile of a CUDA thread: px pixels (along x) x kb channels of one layer; tx x ty
-// threads a block.
+// The register tile of a CUDA thread: px x py pixels x kb channels of one layer (64
+// accumulators by default: each weight load feeds px x py multiply-adds, each input load up to
+// kb); tx x ty threads a block.
 struct Tile {
-    int px = 4, kb = 8, tx = 32, ty = 4;
+    int px = 4, py = 2, kb = 8, tx = 32, ty = 4;
 };
 
 // One layer's output in its own loop nest. CUDA: thread tiles with acc in registers; with
@@ -23,8 +24,16 @@ template <typename O, typename W>
 void layer(O &out, W &weights, ConvLayerFuncs &l, const RDom &r, const Var &x, const Var &y,
            const Var &k, const Target &target, const Tile &t, bool shared_weights) {
     if (target.has_gpu_feature()) {
-        conv::thread_tiles(out, x, y, k, t.kb, t.px, t.tx, t.ty, TailStrategy::GuardWithIf);
-        conv::register_tile(l.acc, r, x, y, k, LoopLevel(out, conv::thread_var()), t.px, t.kb);
+        // With the weights in shared memory the copy's barrier keeps Halide from partitioning
+        // off guard-free blocks, so where K >= kb the channel blocks shift inwards instead (no
+        // channel guard; the last block recomputes a few channels).
+        if (shared_weights) {
+            conv::thread_tiles(out.specialize(weights.dim(3).extent() >= t.kb), x, y, k, t.kb, t.px,
+                               t.tx, t.ty, TailStrategy::ShiftInwards, t.py);
+        }
+        conv::thread_tiles(out, x, y, k, t.kb, t.px, t.tx, t.ty, TailStrategy::GuardWithIf, t.py);
+        conv::register_tile(l.acc, r, x, y, k, LoopLevel(out, conv::thread_var()), t.px, t.kb,
+                            t.py);
         if (shared_weights) {
             conv::weights_in_shared(weights.in(), LoopLevel(out, conv::block_var()), t.tx, t.ty);
         }
@@ -46,21 +55,17 @@ void separate(G &g, const Target &target, const Tile &t = {}, bool shared_weight
 
 // Both outputs in one loop nest, fused at the thread (CPU: at each vector of a row): 1 kernel;
 // each thread computes its out1 tile, then its out2 tile of the same pixels (in two_convs the
-// second reads the input from L1); with `shared_weights` the block copies both layers' weights
-// first. (Fusing the two layers' reduction loops as well, one wider convolution of 2 x kb
-// channels a thread reading each input value once, is refused by Halide 21: compute_with of
-// acc2's update with acc1's at the channel loop needs acc2 computed at out1's thread loop, where
-// the fused group's guards leave its realization without a constant size, so not in registers.)
+// second reads the input from L1). Global weights only: compute_with refuses specializations,
+// which the shared weights need (without them the channel guard stays on every multiply-add:
+// 564 branches for 576 FFMA). (Fusing the two layers' reduction loops as well, one wider
+// convolution of 2 x kb channels a thread reading each input value once, is refused by Halide
+// 21: compute_with of acc2's update with acc1's at the channel loop needs acc2 computed at
+// out1's thread loop, where the fused group's guards leave its realization without a constant
+// size, so not in registers.)
 template <typename G>
-void horizontal(G &g, const Target &target, const Tile &t = {}, bool shared_weights = false) {
-    const bool gpu = target.has_gpu_feature();
-    separate(g, target, t, false);
-    g.out2.compute_with(g.out1, gpu ? conv::thread_var() : g.x);
-    if (gpu && shared_weights) {
-        const LoopLevel block(g.out1, conv::block_var());
-        conv::weights_in_shared(g.weights1.in(), block, t.tx, t.ty);
-        conv::weights_in_shared(g.weights2.in(), block, t.tx, t.ty);
-    }
+void horizontal(G &g, const Target &target, const Tile &t = {}) {
+    separate(g, target, t);
+    g.out2.compute_with(g.out1, target.has_gpu_feature() ? conv::thread_var() : g.x);
 }
 
 }  // namespace fuselab::two_convs
