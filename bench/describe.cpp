@@ -19,9 +19,9 @@ nlohmann::json describe(const Variant &v) {
     const halide_filter_metadata_t *md = v.metadata();
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t &a = md->arguments[i];
-        // A buffer taken as kernel parameters (<buffer>__param_<n>, invoke.h) is one argument.
+        // A buffer taken as kernel parameters (<buffer>_param_<n>, invoke.h) is one argument.
         const std::string name = a.name;
-        const size_t at = name.rfind("__param_");
+        const size_t at = name.rfind("_param_");
         if (a.kind == halide_argument_kind_input_scalar && at != std::string::npos && at > 0) {
             const std::string buffer = name.substr(0, at);
             if (!args.empty() && args.back()["name"] == buffer) {

@@ -212,7 +212,8 @@ def timed(rec, call, dev, quick):
 def fail(rec, e):
     rec["ok"] = False
     rec["error"] = (str(e) if isinstance(e, fuselab.Error) else f"{type(e).__name__}: {e}")[:2000]
-    if isinstance(e, fuselab.Error) and "refuses this size" in str(e):
+    if isinstance(e, fuselab.Error) and ("refuses this size" in str(e)
+                                         or "runs one shape only" in str(e)):
         rec["refused"] = True
         log(f"[torch_bench]   refused: {rec['error'][:160]}")
     else:

@@ -68,7 +68,7 @@ int list_command(const ListOptions &opt) {
         std::cout << variants_json(opt.target) << "\n";
         return 0;
     }
-    std::printf("%-18s %-14s %-5s %-9s %7s %7s %10s %5s %7s %7s  %s\n", "pipeline", "schedule",
+    std::printf("%-18s %-20s %-5s %-9s %7s %7s %10s %5s %7s %7s  %s\n", "pipeline", "schedule",
                 "target", "kind", "kernels", "interm", "interm MB", "regs", "spill B", "smem B",
                 "what it fuses");
     for (const Variant &v : variants()) {
@@ -79,7 +79,7 @@ int list_command(const ListOptions &opt) {
         if (bytes >= 0) std::snprintf(mb, sizeof(mb), "%.1f", bytes / 1e6);
         const std::string kernels = v.kernels < 0 ? "?" : std::to_string(v.kernels);
         const std::string interm = v.intermediates < 0 ? "?" : std::to_string(v.intermediates);
-        std::printf("%-18s %-14s %-5s %-9s %7s %7s %10s %5s %7s %7s  %s\n", v.pipeline, v.schedule,
+        std::printf("%-18s %-20s %-5s %-9s %7s %7s %10s %5s %7s %7s  %s\n", v.pipeline, v.schedule,
                     v.target, v.kind, kernels.c_str(), interm.c_str(), mb, registers(v).c_str(),
                     spills(v).c_str(), shared(v).c_str(), v.summary);
     }

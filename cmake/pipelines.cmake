@@ -11,6 +11,9 @@ endforeach ()
 
 fuselab_pipeline(add_relu)
 fuselab_pipeline(conv_relu_pool)
+# The same pipeline for C3 K16 with its weights as kernel parameters (constant bank).
+fuselab_pipeline(conv_relu_pool GENERATOR conv_relu_pool_const
+                 PARAMS channels=3 filters=16 weights_param.size=432 bias_param.size=16)
 fuselab_pipeline(pointwise_chain)
 fuselab_pipeline(branches)
 fuselab_pipeline(branches_indep)
@@ -18,3 +21,5 @@ fuselab_pipeline(blur3x3)
 fuselab_pipeline(stencil_chain_k2 GENERATOR stencil_chain PARAMS stages=2)
 fuselab_pipeline(stencil_chain_k4 GENERATOR stencil_chain PARAMS stages=4)
 fuselab_pipeline(stencil_chain_k8 GENERATOR stencil_chain PARAMS stages=8)
+fuselab_pipeline(two_convs)
+fuselab_pipeline(two_convs_indep)

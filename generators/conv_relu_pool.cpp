@@ -3,14 +3,7 @@
 namespace fuselab {
 
 void ConvReluPool::generate() {
-    padded = Halide::BoundaryConditions::constant_exterior(input, 0.0f);
-    r = RDom(0, 3, 0, 3, 0, input.dim(2).extent(), "r");
-    acc(x, y, k) = 0.0f;
-    acc(x, y, k) += padded(x + r.x - 1, y + r.y - 1, r.z) * weights(r.x, r.y, r.z, k);
-    conv(x, y, k) = bias(k) + acc(x, y, k);
-    relu(x, y, k) = max(0.0f, conv(x, y, k));
-    out(x, y, k) = max(max(relu(2 * x, 2 * y, k), relu(2 * x + 1, 2 * y, k)),
-                       max(relu(2 * x, 2 * y + 1, k), relu(2 * x + 1, 2 * y + 1, k)));
+    conv_relu_pool_algorithm(*this, weights, bias, input.dim(2).extent());
 
     // Shapes follow from the input and the weights; anything else is an error, not a crop.
     input.dim(0).set_min(0);

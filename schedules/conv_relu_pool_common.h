@@ -1,6 +1,9 @@
 // Loop shapes shared by the conv_relu_pool strategies.
 #pragma once
 
+#include <type_traits>
+
+#include "conv_common.h"
 #include "conv_relu_pool.h"
 
 namespace fuselab::conv_relu_pool {
@@ -49,7 +52,8 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
 // accumulators' extents are fixed (bound_extent, bound_storage) and the channel block shifts
 // inwards where K >= kb (K < kb keeps a guarded form); conv columns past the image edge are
 // computed from the zero padding and never stored.
-inline void cpu_register_blocked(ConvReluPool &g, const Target &target, int rows = 8) {
+template <typename G>
+void cpu_register_blocked(G &g, const Target &target, int rows = 8) {
     const int lanes = target.natural_vector_size<float>();
     const int kb = lanes / 2;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"};
@@ -64,8 +68,12 @@ inline void cpu_register_blocked(ConvReluPool &g, const Target &target, int rows
             .unroll(ki)
             .parallel(yo);
     };
-    tile_out(g.out.specialize(g.weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
-    tile_out(g.out, TailStrategy::GuardWithIf);
+    if constexpr (std::is_same_v<G, ConvReluPool>) {
+        tile_out(g.out.specialize(g.weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
+        tile_out(g.out, TailStrategy::GuardWithIf);
+    } else {  // K is a constant (ConvReluPoolConst)
+        tile_out(g.out, g.filters >= kb ? TailStrategy::ShiftInwards : TailStrategy::GuardWithIf);
+    }
     g.padded.compute_at(g.out, yi).store_at(g.out, yo).vectorize(g.padded.args()[0], lanes,
                                                                  TailStrategy::GuardWithIf);
     g.acc.compute_at(g.out, ko)
@@ -98,59 +106,33 @@ inline void cpu_register_blocked(ConvReluPool &g, const Target &target, int rows
 // k innermost, so that a tap's kb weights are read as kb/4 broadcast 16-byte shared loads instead
 // of kb global loads; where K >= kb the channel blocks shift inwards (no channel guard; the last
 // block recomputes a few channels) and only K < kb keeps the guarded form.
-inline void register_blocked(ConvReluPool &g, const Target &target, int kb, int tx = 32, int ty = 4,
-                             int px = 1, bool shared_weights = false) {
-    Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"}, yk{"yk"}, xp{"xp"};
+//
+// G is ConvReluPool or ConvReluPoolConst (weights as scalars: no shared copy there). With
+// `unroll_channels` (a constant C), the channel loop is unrolled too, so that every tap's weight
+// index is a constant: in ConvReluPoolConst, one scalar kernel parameter.
+template <typename G>
+void register_blocked(G &g, const Target &target, int kb, int tx = 32, int ty = 4, int px = 1,
+                      bool shared_weights = false, bool unroll_channels = false) {
+    Var yk{"yk"};
     auto &x = g.x, &y = g.y, &k = g.k;
     auto &r = g.r;
     if (!target.has_gpu_feature()) return cpu_register_blocked(g, target);
     auto tile_out = [&](Stage s, TailStrategy k_tail) {
-        s.split(k, ko, ki, kb, k_tail)
-            .split(x, x, xp, px, TailStrategy::GuardWithIf)
-            .gpu_tile(x, y, xo, yo, xi, yi, tx, ty, TailStrategy::GuardWithIf)
-            .reorder(ki, xp, xi, yi, xo, yo, ko)
-            .gpu_blocks(ko)
-            .unroll(xp)
-            .unroll(ki);
+        conv::thread_tiles(s, x, y, k, kb, px, tx, ty, k_tail);
     };
-    if (shared_weights) {
-        tile_out(g.out.specialize(g.weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
+    if constexpr (std::is_same_v<G, ConvReluPool>) {
+        if (shared_weights) {
+            tile_out(g.out.specialize(g.weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
+        }
     }
     tile_out(g.out, TailStrategy::GuardWithIf);
-    // Storage and unrolled loops of constant size, guarded, keep every accumulator index
-    // constant (so in registers) even where a tile is cut by the image or channel edge.
-    g.acc.compute_at(g.out, xi)
-        .bound_storage(k, kb)
-        .bound_extent(x, 2 * px)
-        .store_in(MemoryType::Register)
-        .reorder(k, x, y)
-        .unroll(x, 2 * px, TailStrategy::GuardWithIf)
-        .unroll(y)
-        .unroll(k, kb, TailStrategy::GuardWithIf);
-    g.acc.update()
-        .reorder(k, x, y, r.x, r.y, r.z)
-        .unroll(k, kb, TailStrategy::GuardWithIf)
-        .unroll(x, 2 * px, TailStrategy::GuardWithIf)
-        .unroll(y)
-        .unroll(r.x)
-        .unroll(r.y);
-    if (shared_weights) {
-        // The copy runs on the block's own tx x ty threads (Halide would otherwise widen the
-        // block to the copy's shape).
-        Func w = g.weights.in();
-        const std::vector<Var> a = w.args();  // x, y, c, k
-        Var t{"t"}, to{"to"}, tx_{"tx"}, ty_{"ty"};
-        w.compute_at(g.out, xo)
-            .store_in(MemoryType::GPUShared)
-            .reorder_storage(a[3], a[0], a[1], a[2])
-            .reorder(a[3], a[0], a[1], a[2])
-            .fuse(a[3], a[0], t)
-            .fuse(t, a[1], t)
-            .fuse(t, a[2], t)
-            .split(t, to, t, tx * ty, TailStrategy::GuardWithIf)
-            .split(t, ty_, tx_, tx)
-            .reorder(tx_, ty_, to)
-            .gpu_threads(tx_, ty_);
+    // A pooled pixel is 2 conv columns (and 2 rows: acc's footprint in y).
+    conv::register_tile(g.acc, r, x, y, k, LoopLevel(g.out, conv::thread_var()), 2 * px, kb);
+    if (unroll_channels) g.acc.update().unroll(r.z);
+    if constexpr (std::is_same_v<G, ConvReluPool>) {
+        if (shared_weights) {
+            conv::weights_in_shared(g.weights.in(), LoopLevel(g.out, conv::block_var()), tx, ty);
+        }
     }
 }
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <algorithm>
+#include <vector>
 
 #include "Halide.h"
 
@@ -56,6 +57,113 @@ inline void in_tile(Func f, const LoopLevel &tile, const Var &x, const Var &y,
     } else {
         f.vectorize(x, target.natural_vector_size<float>(), TailStrategy::GuardWithIf);
     }
+}
+
+// A register line buffer: one kernel that reads its input once. Each CUDA thread owns a strip of
+// `cols` output columns and `rows` output rows and walks it down y, one row at a time; every
+// intermediate stage keeps only the rows its consumer still needs (store_at the thread, compute_at
+// the row loop: Halide's sliding window computes one new row of each stage a step, and storage
+// folding keeps two rows of a 2-row window), and the row loop is unrolled so that every folded
+// index is a constant and the buffers live in registers. The input's rows are read once a strip
+// through a wrapper, in aligned 8- or 16-byte vectors where the columns and the row stride allow.
+//
+// Why the storage is MemoryType::Stack and the rows go in unrolled pairs: with
+// MemoryType::Register, Halide rolls the buffers (each step copies the older rows) and backs the
+// loop's start up to warm them, once per stage; with a chain of stages the backed-up steps read
+// input rows above the strip, i.e. outside the image for the first strip (Halide refuses the call:
+// "Input buffer in is accessed at -6"; issue 8140 reports wrong results from the same backing-up).
+// Folded stack buffers over pairs of rows are warmed up explicitly on the first step instead, and
+// read only rows of the strip and its halo.
+//
+// Three branches (specializations) with the same loop names, so the stages' levels exist in each:
+// whole strips and blocks where the width is a multiple of cols x threads and the height of rows
+// (no guard, one copy of the body: the default sizes); strips shifted inwards at the right edge
+// and cut at the bottom otherwise; one column a thread for images narrower than a strip. CPU: the
+// same loop nest, strips serial inside parallel bands, so the CPU build checks the same sliding
+// and folding against float64.
+struct LineBufferShape {
+    int cols;     // output columns a thread (even)
+    int rows;     // output rows a strip (even; the strip's rows are unrolled)
+    int threads;  // CUDA threads a block, along x
+    // Store each output row of a strip as 16-byte vectors. Only where `out` reads the last stage
+    // at aligned columns (blur3x3): a vector read at a shifted column of a register array makes
+    // LLVM keep the array in local memory (stencil_chain's stages read x and x + 1).
+    bool vector_store = false;
+};
+
+// The widest load, in floats, that divides a strip's input row of `n` floats (1: scalar loads).
+inline int line_buffer_load_width(int n) {
+    return n % 4 == 0 ? 4 : n % 2 == 0 ? 2 : 1;
+}
+
+// `out` reads `stages` (innermost first, pure 2-D Funcs of (x, y)), the first of which reads
+// `in`; a strip's input row is cols + halo floats.
+template <typename In>
+void register_line_buffer(Func out, const Var &x, const Var &y, In &in,
+                          const std::vector<Func> &stages, int halo, const Target &target,
+                          const LineBufferShape &shape) {
+    const bool gpu = target.has_gpu_feature();
+    const int V = shape.cols, R = shape.rows, T = shape.threads;
+    const int L = line_buffer_load_width(V + halo);
+    Var xt{"xt"}, xv{"xv"}, xw{"xw"}, ys{"ys"}, yr{"yr"}, yu{"yu"}, bx{"bx"}, by{"by"}, tx{"tx"},
+        ty{"ty"};
+    // The rows' split is guarded in every branch: its clamped row index keeps Halide's sliding
+    // window from backing the loop up (explicit warm-up instead, see above).
+    auto strips = [&](Stage s, int cols, TailStrategy tail, bool vector_store) {
+        const TailStrategy x_tail =
+            tail == TailStrategy::RoundUp ? tail : TailStrategy::ShiftInwards;
+        s.split(x, xt, xv, cols, x_tail)
+            .split(y, ys, yr, R, TailStrategy::GuardWithIf)
+            .split(yr, yr, yu, 2)
+            .reorder(xv, yu, yr, xt, ys)
+            .unroll(yu)
+            .unroll(yr);
+        if (gpu) {
+            s.gpu_tile(xt, ys, bx, by, tx, ty, T, 1, tail);
+        } else {
+            s.parallel(ys);
+        }
+        if (vector_store) {
+            // Vectors of 4: Halide's PTX backend turns an aligned 4-float store into one 16-byte
+            // store (wider vectors get 8-byte alignment at most).
+            s.split(xv, xv, xw, 4).vectorize(xw).unroll(xv);
+        } else {
+            s.unroll(xv);
+        }
+    };
+    OutputImageParam ob = out.output_buffer();
+    Expr whole = ob.dim(0).extent() % (V * (gpu ? T : 1)) == 0;
+    if (L > 1) whole = whole && in.dim(1).stride() % L == 0;
+    if (shape.vector_store) whole = whole && ob.dim(1).stride() % 4 == 0;
+    strips(out.specialize(whole), V, TailStrategy::RoundUp, shape.vector_store);
+    strips(out.specialize(ob.dim(0).extent() >= V), V, TailStrategy::GuardWithIf,
+           shape.vector_store);
+    strips(out, 1, TailStrategy::GuardWithIf, false);
+
+    const LoopLevel strip = gpu ? LoopLevel(out, tx) : LoopLevel(out, xt);
+    const LoopLevel row(out, yu);
+    for (Func s : stages) {
+        s.store_at(strip)
+            .compute_at(row)
+            .store_in(MemoryType::Stack)
+            .unroll(s.args()[0])
+            .unroll(s.args()[1]);
+    }
+    Func rows = in.in();
+    const Var u = rows.args()[0], v = rows.args()[1];
+    Var uo{"uo"}, ui{"ui"};
+    rows.store_at(strip).compute_at(row).store_in(MemoryType::Stack).unroll(v);
+    if (L > 1) {
+        // The vector loads need the buffers' 16-byte alignment declared (a runtime check on the
+        // host pointer; device allocations are 256-byte aligned).
+        in.set_host_alignment(16);
+        rows.specialize(in.dim(1).stride() % L == 0)
+            .split(u, uo, ui, L, TailStrategy::GuardWithIf)
+            .vectorize(ui)
+            .unroll(uo);
+    }
+    if (shape.vector_store) ob.set_host_alignment(16);
+    rows.unroll(u);
 }
 
 }  // namespace fuselab::image

@@ -17,7 +17,9 @@ Workload image_workload(const std::string &pipeline) {
     w.tolerance = 1e-5;
     w.cpu_sizes = {{4096, 4096}};
     w.cuda_sizes = {{8192, 8192}};
-    w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}};
+    // 256 x 64: whole strips and blocks (the line buffers' unguarded branch).
+    // 256 x 64: whole strips and blocks (the line buffers' unguarded branch).
+    w.test_sizes = {{1, 1}, {7, 5}, {67, 33}, {301, 97}, {256, 64}};
     w.shapes = [](const Size &s) {
         return std::vector<ArgShape>{{"in", {s[0] + Halo, s[1] + Halo}, false},
                                      {"out", {s[0], s[1]}, true}};

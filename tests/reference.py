@@ -33,9 +33,9 @@ ARG_NAMES = {
     "stencil_chain_k2": (("in",), ("out",)),
     "stencil_chain_k4": (("in",), ("out",)),
     "stencil_chain_k8": (("in",), ("out",)),
-    # Being added in parallel: names guessed, change them here.
-    "two_convs": (("in", "w1", "b1", "w2", "b2"), ("out1", "out2")),
-    "two_convs_indep": (("in1", "in2", "w1", "b1", "w2", "b2"), ("out1", "out2")),
+    "two_convs": (("input", "weights1", "bias1", "weights2", "bias2"), ("out1", "out2")),
+    "two_convs_indep": (("input1", "input2", "weights1", "bias1", "weights2", "bias2"),
+                        ("out1", "out2")),
 }
 
 TOLERANCE = 1e-5

@@ -46,6 +46,12 @@ TEST(Ledger, CudaKernelsAndIntermediatesMatchTheStrategies) {
         {"stencil_chain_k8", "tiled", 1, 0},
         {"stencil_chain_k8", "tiled_pairs", 4, 3},
         {"stencil_chain_k4", "inline_all", 1, 0},
+        {"stencil_chain_k8", "line_buffer", 1, 0},
+        {"stencil_chain_k2", "line_buffer_v8", 1, 0},
+        {"blur3x3", "line_buffer", 1, 0},
+        {"two_convs", "separate", 2, 0},
+        {"two_convs", "horizontal", 1, 0},
+        {"two_convs_indep", "separate_shared", 2, 0},
     };
     for (const Expect &e : expected) {
         const Variant &v = find_variant(e.pipeline, e.schedule, "cuda");

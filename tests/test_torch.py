@@ -124,6 +124,9 @@ class TorchTestCase(unittest.TestCase):
                     try:
                         got = as_tuple(k(**inputs))
                     except fuselab.Error as e:
+                        if "kernel parameters, so it runs one shape only" in str(e):
+                            refused += 1  # its weights as kernel parameters: one (C, K)
+                            continue
                         if not v["autoscheduler"]:
                             raise
                         self.assertIn(f"{k.name}: refuses this size", str(e))

@@ -103,18 +103,18 @@ std::string autoscheduled_refusal(const Variant &v) {
            v.target + ", which runs any size: " + (others.empty() ? "none is built" : others);
 }
 
-// A buffer passed as kernel parameters (a generator's Input<float[]> named "<buffer>__param",
-// whose scalars <buffer>__param_0 .. _{n-1} live in the CUDA constant bank): the argument's
+// A buffer passed as kernel parameters (a generator's Input<float[]> named "<buffer>_param",
+// whose scalars <buffer>_param_0 .. _{n-1} live in the CUDA constant bank): the argument's
 // buffer name, or "" for a scalar of another kind.
 std::string param_buffer(const halide_filter_argument_t &a) {
     if (a.kind != halide_argument_kind_input_scalar) return "";
     const std::string name = a.name;
-    const size_t at = name.rfind("__param_");
+    const size_t at = name.rfind("_param_");
     if (at == std::string::npos || at == 0) return "";
-    for (size_t i = at + 8; i < name.size(); i++) {
+    for (size_t i = at + 7; i < name.size(); i++) {
         if (name[i] < '0' || name[i] > '9') return "";
     }
-    return at + 8 < name.size() ? name.substr(0, at) : "";
+    return at + 7 < name.size() ? name.substr(0, at) : "";
 }
 
 int64_t elements(const halide_buffer_t *b) {

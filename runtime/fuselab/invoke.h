@@ -27,8 +27,8 @@ using CudaStream = void *;
 // on the device, marked device-dirty: copy_to_host() (or to_host()) brings them back. CPU variants
 // read and write host memory, copying a device-dirty input back first.
 //
-// A variant may take a buffer as kernel parameters (scalar arguments <buffer>__param_0 ..
-// _{n-1}, from a generator's Input<float[]> "<buffer>__param", which CUDA keeps in the constant
+// A variant may take a buffer as kernel parameters (scalar arguments <buffer>_param_0 ..
+// _{n-1}, from a generator's Input<float[]> "<buffer>_param", which CUDA keeps in the constant
 // bank): the caller binds the buffer, of exactly n elements, and invoke passes its elements in
 // Halide's dense order (dimension 0 fastest), reading them back from the device if needed.
 //

@@ -1,0 +1,18 @@
+// shared_weights_k8: `shared_weights` with 1 pooled pixel x 8 channels a thread (32 accumulators,
+// 80 registers, so more warps an SM) in blocks of 64x2 threads: for C64 K64, whose one wave of
+// 64-channel reductions is latency-bound at 16 warps an SM, twice the blocks (1024) and more
+// warps to hide the shared and global loads; each input load then feeds 8 multiply-adds instead
+// of 16, and each block reads its input tile for half the channels. 1 kernel, no intermediate.
+// ptxas (sm_90, 128 cap): 80 registers (K >= 8 kernel; 114 for the guarded K < 8 one), no spills.
+// Measured: not yet on the H200.
+// summary: shared_weights with 1 pooled px x 8 channels a thread (more warps)
+#include "conv_relu_pool_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(ConvReluPool, shared_weights_k8) {
+    conv_relu_pool::register_blocked(g, target, /*kb=*/8, /*tx=*/64, /*ty=*/2, /*px=*/1,
+                                     /*shared_weights=*/true);
+}
+
+}  // namespace fuselab

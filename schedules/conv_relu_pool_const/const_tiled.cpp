@@ -1,0 +1,29 @@
+// const_tiled: conv_relu_pool's fused kernel (conv and relu in registers inside each pool thread)
+// for the scalar-weights generator: one CUDA thread per pooled pixel for all 16 output channels
+// (64 accumulators, the hand-written hand_const kernel's shape), 64x2 threads a block, the 3 x 3
+// x C taps and the channels unrolled, so that every weight is a constant index into the scalars,
+// i.e. one kernel parameter in the constant bank: ptxas reads them once a warp with uniform
+// ULDC/ULDC.64 and the FFMAs take them as uniform-register operands (no load of a weight from
+// memory, no general register for it). The block loops are not partitioned (never_partition_all):
+// every block runs the one version with the zero padding's selects, which ptxas schedules into
+// 2451 SASS instructions a thread (1728 FFMA, 290 uniform constant loads, 48 LDG, 96 FSEL, 16 STG)
+// where the partitioned interior version takes 2753 (746 uniform constant loads;
+// const_partitioned). hand_const's interior: 2199 (253 uniform loads). 1 kernel, no intermediate,
+// no recompute; the 4 x 4 x C input patch of a pooled pixel loaded once a thread. ptxas (sm_90, 128
+// cap): 128 registers, no spills, no stack. CPU: conv_relu_pool's tiled CPU form (a correctness
+// mirror: with the channel index not constant there, each weight is a select over the scalars).
+// Measured: not yet on the H200 (prediction at C3 K16 3840x2160: about 205-215 us, hand_const's
+// 187 us scaled by the instruction count at its 80% issue rate).
+// summary: fused conv+relu+pool, weights as kernel parameters, 1 pooled px x 16 channels a thread
+#include "conv_relu_pool_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(ConvReluPoolConst, const_tiled) {
+    const int K = g.filters;
+    conv_relu_pool::register_blocked(g, target, /*kb=*/K, /*tx=*/64, /*ty=*/2, /*px=*/1,
+                                     /*shared_weights=*/false, /*unroll_channels=*/true);
+    if (target.has_gpu_feature()) g.out.never_partition_all();
+}
+
+}  // namespace fuselab

@@ -1,0 +1,19 @@
+// line_buffer_r16: `line_buffer` with strips of 16 rows: twice the blocks (8 against 4 waves of
+// 16-warp SMs at 8192: less of a tail), for K more halo rows per 16 instead of per 32 (K = 8: 50%
+// extra input rows read, from L2, and stage rows recomputed). 1 kernel, no intermediate.
+// ptxas (sm_90, 128 cap), default-size kernel: K = 2: 92 registers, K = 4: 96, K = 8: 117, no
+// spills.
+// Measured: not yet on the H200.
+// summary: register line buffer, 4 x 16 outputs a thread
+#include "image_common.h"
+#include "stencil_chain.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(StencilChain, line_buffer_r16) {
+    const int K = static_cast<int>(g.s.size()) - 1;
+    image::register_line_buffer(g.s[K], g.x, g.y, g.in, {g.s.begin() + 1, g.s.end() - 1}, K, target,
+                                {/*cols=*/4, /*rows=*/16, /*threads=*/64});
+}
+
+}  // namespace fuselab
