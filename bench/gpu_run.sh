@@ -45,7 +45,7 @@ for part in "$@"; do
         "$BIN/fuselab_tests" > "$OUT/tests.log" 2>&1
         echo "fuselab_tests: exit $? ($(grep -cE '^\[       OK \]' "$OUT/tests.log") ok)"
         grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/tests.log" | head -20
-        python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --jobs 8 > "$OUT/sweep_cuda.log" 2>&1
+        python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --jobs "${SWEEP_JOBS:-8}" > "$OUT/sweep_cuda.log" 2>&1
         echo "CLI sweep (cuda): exit $?"; tail -2 "$OUT/sweep_cuda.log"
         python3 tests/test_python.py "$BIN/fuselab" > "$OUT/python.log" 2>&1
         echo "Python package (numpy): exit $?"; tail -3 "$OUT/python.log"
@@ -58,8 +58,11 @@ for part in "$@"; do
         ;;
     fuselab)
         machine "_bench"
-        "$BIN/fuselab" bench --target cuda --json "$OUT/bench_cuda.json" 2>"$OUT/bench_cuda.err" > "$OUT/bench_cuda.txt"
-        echo "bench: exit $?"; tail -3 "$OUT/bench_cuda.txt"
+        # shellcheck disable=SC2086
+        "$BIN/fuselab" bench --target cuda --json "$OUT/bench_cuda.json" ${BENCH_ARGS:-} \
+            2>"$OUT/bench_cuda.err" > "$OUT/bench_cuda.txt"
+        echo "bench: exit $?"; grep -cE " ok | WRONG | ERROR" "$OUT/bench_cuda.txt"; tail -3 "$OUT/bench_cuda.txt"
+        [ -z "${SKIP_CUPTI:-}" ] || { echo "== $part: $((SECONDS - t0)) s (no --cupti run)"; continue; }
         # Launches and kernel-only time in a second process, so that no CUPTI is loaded while the
         # first is timed (report.py merges them).
         "$BIN/fuselab" bench --target cuda --cupti --no-check --budget 0.05 --device-budget 0.01 \
