@@ -350,6 +350,31 @@ int run_bench(const BenchOptions &opt) {
     nlohmann::json copy_probes = nlohmann::json::object();
     const double fma_peak = probes ? fma_peak_gflops() : 0;
     const auto started = std::chrono::steady_clock::now();
+    // The JSON, rewritten after every workload, so that a run cut short keeps what it measured.
+    auto write_json = [&](bool partial) {
+        if (opt.json.empty()) return;
+        nlohmann::json records = nlohmann::json::array();
+        for (const Row &r : rows) records.push_back(to_json(r));
+        nlohmann::json meta = {{"date", now_utc()},
+                               {"target", target},
+                               {"device", target == "cuda" ? cuda_status().device : cpu_model()},
+                               {"cpu", cpu_model()}};
+        if (opt.once) meta["once"] = true;
+        if (partial) meta["partial"] = true;
+        if (probes) {
+            meta["fma_peak_gflops"] = fma_peak;
+            meta["copy_probes"] = copy_probes;
+            meta["probe_isa"] = probe_isa();
+            meta["floor"] =
+                "min_bytes at the faster copy-bandwidth probe beside each workload (bench/cpu_probe.h: "
+                "the best of memcpy, vector stores and non-temporal stores)";
+            if (!opt.peers.empty()) meta["peers"] = opt.peers;
+        }
+        if (tracer) meta["cupti"] = {{"library", tracer->description()}, {"calls", kTracedCalls}};
+        nlohmann::json doc = {{"meta", meta}, {"records", records}};
+        std::ofstream(opt.json) << doc.dump(2) << "\n";
+        if (!partial) std::fprintf(stderr, "wrote %s\n", opt.json.c_str());
+    };
     for (const Workload &w : workloads()) {
         if (!wanted(opt.pipelines, w.pipeline)) continue;
         std::vector<const Variant *> vs;
@@ -406,6 +431,7 @@ int run_bench(const BenchOptions &opt) {
             for (size_t i = workload_first; i < rows.size(); i++)
                 rows[i].floor_us = rows[i].min_bytes / (bw * 1e3);
         }
+        write_json(true);
     }
     const double elapsed =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
@@ -452,28 +478,7 @@ int run_bench(const BenchOptions &opt) {
         }
     }
 
-    if (!opt.json.empty()) {
-        nlohmann::json records = nlohmann::json::array();
-        for (const Row &r : rows) records.push_back(to_json(r));
-        nlohmann::json meta = {{"date", now_utc()},
-                               {"target", target},
-                               {"device", target == "cuda" ? cuda_status().device : cpu_model()},
-                               {"cpu", cpu_model()}};
-        if (opt.once) meta["once"] = true;
-        if (probes) {
-            meta["fma_peak_gflops"] = fma_peak;
-            meta["copy_probes"] = copy_probes;
-            meta["probe_isa"] = probe_isa();
-            meta["floor"] =
-                "min_bytes at the faster copy-bandwidth probe beside each workload (bench/cpu_probe.h: "
-                "the best of memcpy, vector stores and non-temporal stores)";
-            if (!opt.peers.empty()) meta["peers"] = opt.peers;
-        }
-        if (tracer) meta["cupti"] = {{"library", tracer->description()}, {"calls", kTracedCalls}};
-        nlohmann::json doc = {{"meta", meta}, {"records", records}};
-        std::ofstream(opt.json) << doc.dump(2) << "\n";
-        std::fprintf(stderr, "wrote %s\n", opt.json.c_str());
-    }
+    write_json(false);
     // A wrong answer fails the run; a variant that refuses a size (an autoscheduled schedule below
     // its tile size) is reported in its row and does not, nor does a launch count MISMATCH.
     bool any_wrong = false;

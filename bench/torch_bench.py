@@ -56,6 +56,7 @@ stream, graph, refused), rewritten after every record.
 import argparse
 import concurrent.futures
 import datetime
+import json
 import math
 import os
 import shlex
@@ -234,12 +235,26 @@ def device_alive(dev):
         return False
 
 
+def best_variants(path):
+    """{(workload, size, schedule)} of the fastest correct fuselab variant of each (workload,
+    size) in a `fuselab bench --json` file."""
+    best = {}
+    for r in json.load(open(path))["records"]:
+        if r.get("kind") not in ("fuselab", "seed_cuda") or not r.get("ok") or not r.get("median_us"):
+            continue
+        key = (r["workload"], r["size"])
+        if key not in best or r["median_us"] < best[key]["median_us"]:
+            best[key] = r
+    return {(w, s, r["name"]) for (w, s), r in best.items()}
+
+
 class Run:
     """Records, the JSON file, the copy bandwidth, and the time budget."""
 
     def __init__(self, args, meta):
         self.args, self.meta, self.records, self.bw = args, meta, [], None
         self.t0 = time.perf_counter()
+        self.best = best_variants(args.best) if args.best else None
 
     def over_budget(self):
         b = self.args.time_budget
@@ -428,6 +443,11 @@ def torch_part(run, cases, dev, target):
         if not vs:
             continue
         for size in sizes_for(w, dev, run.args.quick):
+            if run.best is not None:  # --best: only the direct call's fastest variant here
+                vs = [v for v in fuselab.variants() if v["target"] == target and
+                      v["pipeline"] == pipeline and (pipeline, size, v["schedule"]) in run.best]
+                if not vs:
+                    continue
             try:
                 if pipeline not in reference.PIPELINES:
                     raise KeyError(f"tests/reference.py has no float64 reference of {pipeline}")
@@ -476,6 +496,9 @@ def main(argv=None):
                     help="skip (with an error record) whatever would start after S seconds "
                          "(default 300; 0: no limit)")
     ap.add_argument("--seed", type=int, default=None, help="torch's random seed (default: random)")
+    ap.add_argument("--best", metavar="BENCH_JSON",
+                    help="fuselab_torch part: only the fastest fuselab variant of each (workload, "
+                         "size) in this `fuselab bench --json` file (the direct calls to compare)")
     ap.add_argument("--json", metavar="PATH", help="write the results as JSON here")
     args = ap.parse_args(argv)
     dev = args.device

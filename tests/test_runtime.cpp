@@ -157,6 +157,35 @@ TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
     EXPECT_FALSE(cuda_status().reason.empty());
 }
 
+TEST(Runtime, MisalignedDeviceViewIsRefused) {
+    // A view into device memory at an offset that is not a multiple of 16 bytes would make a
+    // kernel's vector access fault: refused before any launch, the output untouched.
+    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    Buffer<float> a(1001), b(1001), whole(1002);
+    a.fill(1.0f);
+    b.fill(2.0f);
+    whole.fill(-7.0f);
+    to_device(whole.raw_buffer(), "whole");
+    halide_dimension_t dim(0, 1001, 1);
+    halide_buffer_t out{};
+    out.type = halide_type_of<float>();
+    out.dimensions = 1;
+    out.dim = &dim;
+    out.device = whole.raw_buffer()->device + 4;  // element 1
+    out.device_interface = whole.raw_buffer()->device_interface;
+    const std::string msg = error_of([&] {
+        invoke(find_variant("add_relu", "fused", "cuda"),
+               {{"a", a.raw_buffer()}, {"b", b.raw_buffer()}, {"out", &out}});
+    });
+    EXPECT_NE(msg.find("add_relu/fused/cuda: output 'out' starts at a device address that is not "
+                       "16-byte aligned"),
+              std::string::npos)
+        << msg;
+    whole.set_device_dirty();
+    whole.copy_to_host();
+    whole.for_each_value([](float x) { EXPECT_EQ(x, -7.0f); });
+}
+
 TEST(Runtime, CudaOutOfMemoryIsAnError) {
     if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
     // 1 TiB of floats, described but never allocated on the host: more than any GPU holds.

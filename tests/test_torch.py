@@ -258,13 +258,20 @@ class Cuda(CudaTestCase):
         self.assert_matches("conv_relu_pool", {"out": out}, ref, "strided input")
         # An output that is a row of a bigger tensor: that row written, nothing else.
         ka = fuselab.kernel("add_relu", "fused", "cuda")
-        a, bb = self.rand(1001), self.rand(1001)
-        base = torch.full((3, 1001), 7.0, device="cuda")
+        a, bb = self.rand(1024), self.rand(1024)
+        base = torch.full((3, 1024), 7.0, device="cuda")
         row = base[1]
         self.assertIs(ka(a=a, b=bb, out=row), row)
-        self.assertEqual(row.data_ptr(), base.data_ptr() + 4 * 1001)
+        self.assertEqual(row.data_ptr(), base.data_ptr() + 4 * 1024)
         self.assertTrue(torch.equal(base[1], torch.relu(a + bb)))
         self.assertTrue(bool((base[0] == 7.0).all()) and bool((base[2] == 7.0).all()))
+        # A row at an offset that is not a multiple of 16 bytes is refused in words (Halide's
+        # CUDA kernels use 16-byte vectors: such a view would fault and end the CUDA context).
+        odd = torch.full((3, 1001), 7.0, device="cuda")
+        self.assert_error("add_relu/fused/cuda: output 'out' starts at a device address that is "
+                          "not 16-byte aligned", ka, a=self.rand(1001), b=self.rand(1001),
+                          out=odd[1])
+        self.assertTrue(bool((odd == 7.0).all()))  # nothing written
         # A strided inner dimension is refused, in words.
         self.assert_error("add_relu/fused/cuda: input 'a' has a layout this variant cannot take",
                           ka, a=self.rand(2002)[::2], b=bb)

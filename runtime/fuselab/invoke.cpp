@@ -220,6 +220,15 @@ void validate(const Variant &v, const Bindings &args) {
                 who + ": " + what +
                 " is on the device only; a CPU variant needs host memory (copy it back first)");
         }
+        // Halide's CUDA kernels load and store up to 16-byte vectors, assuming device buffers
+        // start 16-byte aligned (as every allocation does); a view at another offset would fault
+        // (misaligned address) and take the CUDA context down with it.
+        if (v.is_cuda() && on_device && b->device % 16 != 0) {
+            throw Error(who + ": " + what + " starts at a device address that is not 16-byte "
+                        "aligned (a view at an offset of " + std::to_string(b->device % 16) +
+                        " bytes); a CUDA variant needs 16-byte aligned device memory: pass an "
+                        "aligned tensor (for example a copy)");
+        }
         if (on_device && b->device_interface != halide_cuda_device_interface()) {
             throw Error(who + ": " + what +
                         " has a device handle but no CUDA device interface (fuselab's device "
