@@ -14,12 +14,14 @@ time. Writes sanitizers.json and the table sanitizers.md (`| pipeline/schedule |
 racecheck | initcheck | synccheck |`, each cell the error count), raw logs beside them.
 """
 import argparse
+import concurrent.futures
 import datetime
 import json
 import os
 import re
 import subprocess
 import sys
+import threading
 import time
 
 TOOLS = ["memcheck", "racecheck", "initcheck", "synccheck"]  # the table's columns
@@ -109,6 +111,7 @@ def main():
     ap.add_argument("--order", default="memcheck,initcheck,synccheck,racecheck",
                     help="the order the tools run in (racecheck, the slowest, last)")
     ap.add_argument("--pipelines", default="", help="comma-separated; default: all")
+    ap.add_argument("--jobs", type=int, default=6, help="sanitizer processes at once")
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
     listed = json.loads(subprocess.run([args.bin, "list", "--json", "--target", "cuda"],
@@ -120,37 +123,58 @@ def main():
         pipelines = {p: vs for p, vs in pipelines.items() if p in args.pipelines.split(",")}
     results = {}  # variant -> tool -> errors
     wrong = set()
+    lock = threading.Lock()
     t0 = time.time()
-    for tool in [t for t in args.order.split(",") if t in args.tools.split(",")]:
-        log = os.path.join(args.out, f"{tool}.log")
-        open(log, "w").close()
+    tools = [t for t in args.order.split(",") if t in args.tools.split(",")]
+    for tool in tools:
+        open(os.path.join(args.out, f"{tool}.log"), "w").close()
+
+    def job(tool, pipeline, schedules, size, check):
+        """One group in one process; a group with any report (or a failure) is rerun one
+        variant a process, so that each count is exactly one variant's."""
+        log = os.path.join(args.out, f"{tool}.{pipeline}.{'check' if check else 'auto'}.log")
+        errors, _, clean, bad, _ = run(tool, args.bin, pipeline, schedules, size, log, check)
+        found = {}
+        if clean and errors == 0:
+            found = {s: (0, bad) for s in schedules}
+        else:
+            for s in schedules:
+                e, _, ok, bad1, _ = run(tool, args.bin, pipeline, [s], size, log, check)
+                # A run that did not finish counts as failed, with what it reported.
+                found[s] = (e if ok else f"failed ({e})", bad1)
+        with lock:
+            for s, (e, b) in found.items():
+                results.setdefault(f"{pipeline}/{s}", {})[tool] = e
+                if b:
+                    wrong.add(f"{pipeline}/{s}")
+            print(f"{tool} {pipeline} ({len(schedules)} variants at {size}): done "
+                  f"({time.time() - t0:.0f} s)", flush=True)
+            write(args, results, wrong, t0)  # as it goes: a run cut short keeps what it did
+
+    jobs = []
+    for tool in tools:
         for pipeline, vs in pipelines.items():
             # Hand-scheduled variants at an odd size, outputs checked; autoscheduled ones at
             # their default size (what they accept), unchecked (the tests check them; the
             # float64 reference of a default size costs more than the sanitizer run).
-            groups = [([v["schedule"] for v in vs if not v["autoscheduler"]],
-                       ODD[vs[0]["default_size"].count("x")], True),
-                      ([v["schedule"] for v in vs if v["autoscheduler"]], vs[0]["default_size"],
-                       False)]
-            for schedules, size, check in groups:
-                if not schedules:
-                    continue
-                errors, reached, clean, bad, _ = run(tool, args.bin, pipeline, schedules, size,
-                                                     log, check)
-                if clean and errors == 0:
-                    for s in schedules:
-                        results.setdefault(f"{pipeline}/{s}", {})[tool] = 0
-                    if bad:
-                        wrong.update(f"{pipeline}/{s}" for s in schedules)
-                    continue
-                for s in schedules:  # attribute exactly: one variant a process
-                    e, _, ok, bad1, _ = run(tool, args.bin, pipeline, [s], size, log, check)
-                    # A run that did not finish counts as failed, with what it reported.
-                    results.setdefault(f"{pipeline}/{s}", {})[tool] = e if ok else f"failed ({e})"
-                    if bad1:
-                        wrong.add(f"{pipeline}/{s}")
-            print(f"{tool} {pipeline}: done ({time.time() - t0:.0f} s)", flush=True)
-        write(args, results, wrong, t0)  # after each tool: a run cut short keeps what it did
+            for schedules, size, check in [
+                    ([v["schedule"] for v in vs if not v["autoscheduler"]],
+                     ODD[vs[0]["default_size"].count("x")], True),
+                    ([v["schedule"] for v in vs if v["autoscheduler"]], vs[0]["default_size"],
+                     False)]:
+                if schedules:
+                    jobs.append((tool, pipeline, schedules, size, check))
+    # The processes mostly wait on the host (instrumentation, JIT): several at once on one GPU.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
+        for f in [pool.submit(job, *j) for j in jobs]:
+            f.result()
+    for tool in tools:  # one log a tool, from the jobs' logs
+        with open(os.path.join(args.out, f"{tool}.log"), "w") as out:
+            for name in sorted(os.listdir(args.out)):
+                if name.startswith(tool + ".") and name != f"{tool}.log":
+                    path = os.path.join(args.out, name)
+                    out.write(open(path).read())
+                    os.remove(path)
     print("\n".join(write(args, results, wrong, t0)))
     total = sum(1 for r in results.values() for e in r.values() if e != 0)
     return 1 if total or wrong else 0

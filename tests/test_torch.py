@@ -274,7 +274,7 @@ class Cuda(CudaTestCase):
         self.assertTrue(bool((odd == 7.0).all()))  # nothing written
         # A strided inner dimension is refused, in words.
         self.assert_error("add_relu/fused/cuda: input 'a' has a layout this variant cannot take",
-                          ka, a=self.rand(2002)[::2], b=bb)
+                          ka, a=self.rand(2002)[::2], b=self.rand(1001))
 
     def test_host_tensors_on_a_cuda_variant_are_copied(self):
         k = fuselab.kernel("add_relu", "fused", "cuda")
