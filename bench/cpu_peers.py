@@ -133,8 +133,11 @@ INPUTS = {
     "stencil_chain_k2": ["in"],
     "stencil_chain_k4": ["in"],
     "stencil_chain_k8": ["in"],
+    "two_convs": ["input", "weights1", "bias1", "weights2", "bias2"],
+    "two_convs_indep": ["input1", "input2", "weights1", "bias1", "weights2", "bias2"],
 }
-OUTPUTS = {"branches": ["out1", "out2"], "branches_indep": ["out1", "out2"]}
+OUTPUTS = {"branches": ["out1", "out2"], "branches_indep": ["out1", "out2"],
+           "two_convs": ["out1", "out2"], "two_convs_indep": ["out1", "out2"]}
 
 
 def stencil_k(workload):
@@ -152,6 +155,12 @@ def expected_shapes(workload, size):
         w, h, c, k = dims
         ins = {"input": (c, h, w), "weights": (k, c, 3, 3), "bias": (k,)}
         outs = {"out": (k, h // 2, w // 2)}
+    elif workload in ("two_convs", "two_convs_indep"):
+        w, h, c, k = dims
+        images = ["input1", "input2"] if workload == "two_convs_indep" else ["input"]
+        ins = {**{i: (c, h, w) for i in images}, "weights1": (k, c, 3, 3), "bias1": (k,),
+               "weights2": (k, c, 3, 3), "bias2": (k,)}
+        outs = {"out1": (k, h, w), "out2": (k, h, w)}
     elif workload == "blur3x3" or stencil_k(workload):
         w, h = dims
         halo = 2 if workload == "blur3x3" else stencil_k(workload)
@@ -360,6 +369,18 @@ def onnx_model(wl, x):
                                   pads=[1, 1, 1, 1], strides=[1, 1]),
                  helper.make_node("Relu", ["conv"], ["relu"]),
                  helper.make_node("MaxPool", ["relu"], ["out"], kernel_shape=[2, 2], strides=[2, 2])]
+    elif wl in ("two_convs", "two_convs_indep"):
+        # Two Conv(pads 1) -> Relu layers in one graph; ONNX Runtime may run them as it likes.
+        images = ["input1", "input2"] if wl == "two_convs_indep" else ["input", "input"]
+        c, h, w = x[images[0]].shape
+        k = x["weights1"].shape[0]
+        inits = [numpy_helper.from_array(x[n], n) for n in ("weights1", "bias1", "weights2", "bias2")]
+        ins = [vi(n, (1, c, h, w)) for n in dict.fromkeys(images)]
+        outs = [vi("out1", (1, k, h, w)), vi("out2", (1, k, h, w))]
+        for i in (1, 2):
+            nodes += [helper.make_node("Conv", [images[i - 1], f"weights{i}", f"bias{i}"], [f"conv{i}"],
+                                       kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[1, 1]),
+                      helper.make_node("Relu", [f"conv{i}"], [f"out{i}"])]
     elif wl == "blur3x3" or stencil_k(wl):
         hh, ww = x["in"].shape
         kk = stencil_k(wl)
@@ -387,6 +408,8 @@ def feed_of(wl, x):
     """The model's inputs as numpy arrays (4-D NCHW for the image workloads)."""
     if wl == "conv_relu_pool":
         return {"input": x["input"][None]}
+    if wl in ("two_convs", "two_convs_indep"):
+        return {n: x[n][None] for n in INPUTS[wl] if n.startswith("input")}
     if wl == "blur3x3" or stencil_k(wl):
         return {"in": x["in"][None, None]}
     return {name: x[name] for name in INPUTS[wl]}

@@ -1,47 +1,39 @@
 #!/usr/bin/env python3
-"""Merge one GPU run's fuselab bench and peers into the results: h200.json, h200.md, h200.png.
+"""One GPU session's runs into the results: h200.json, h200.md, h200.png.
 
     python3 bench/report.py --run DIR --out bench/results
 
-DIR holds what bench/gpu_run.sh wrote in one session: machine.txt, bench_cuda.json (fuselab's
-strategies and the seed's CUDA kernels), peers.json (PyTorch eager and torch.compile, same
-machine, same sizes), and optionally bench_cuda_regsN.json (a register-cap sweep) and
-ncu/ (bench/ncu_run.sh: DRAM bytes per call from Nsight Compute, into dram_bytes), and
-bench_cupti.json (the --cupti run, when kept apart from the timed one). kernel_us and
-launches_measured come from `fuselab bench --cupti` (CUPTI: kernel-only GPU time per call, median,
-and kernels launched per call), where the run measured them.
-floor_us is the larger of the bytes floor (fewest bytes / the device copy bandwidth measured by
-peers.py in the same run) and, for conv_relu_pool, the arithmetic floor at the fp32 datasheet
-rate (67 TFLOP/s, a lead, not a measurement).
-
-Two measures, on both sides. median_us, the like-for-like one, is what each record's `timing`
-names: "events" (CUDA events around each call after a 256 MB L2 flush: triton's do_bench for the
-peers, DeviceTimer for fuselab's CUDA variants) or "host". host_us is wall clock per call over
-back-to-back batches of at least 20 ms ending with a device sync, fuselab's and peers.py's alike.
-Files from before both existed are read as what they were: a fuselab record without `timing`
-timed the host only (its median_us is host wall, so it is also its host_us), a peer record
-without it is do_bench's ("events", no host_us). Whatever a run lacks shows as "-".
+DIR holds what that session's device calls brought back (bench/gpu_run.sh and the scripts it
+runs): machine.txt; bench_cuda.json (`fuselab bench --target cuda`: fuselab's strategies and the
+hand-written CUDA kernels), and any bench_*.json of pipelines it did not reach; peers.json
+(bench/peers.py: PyTorch eager, torch.compile and its modes, same machine, same sizes);
+torch_*.json (bench/torch_bench.py: fuselab called from PyTorch, kinds fuselab_torch and
+fuselab_graph, beside eager and reduce-overhead); list.json (`fuselab list --json` of the
+binaries that ran: registers, spills, shared memory per kernel); optionally bench_cupti.json.
+floor_us is the larger of the bytes floor (fewest bytes / the device copy bandwidth measured in
+the same session) and, for the convs, the arithmetic floor at the fp32 datasheet rate (67 TFLOP/s,
+a lead, not a measurement). median_us is the measure each record's `timing` names: "events"
+(CUDA events around each call after a 256 MB L2 flush) or "host"; host_us is wall clock per call
+over back-to-back batches of at least 20 ms ending with a device sync.
 """
 import argparse
 import glob
 import json
 import os
-import re
 import sys
 
 FP32_PEAK_FLOPS = 67e12  # H200 SXM datasheet fp32 (a lead, not a measurement)
 
-# Issue 4's targets: (workload, size, what must hold, text).
+# Issue 14's absolute targets: (workload, size, bound on fuselab's best, text). Beside them, every
+# (workload, size) with peers must have fuselab's best at or below the best peer's median.
 TARGETS = [
-    ("add_relu", "268435456", "best <= torch_compile", "best fuselab strategy <= torch.compile"),
-    ("add_relu", "4096", "best <= torch_eager", "one call <= torch eager"),
-    ("pointwise_chain", "268435456", "best <= torch_compile", "<= torch.compile"),
-    ("branches", "268435456", "best <= torch_compile", "<= torch.compile"),
-    ("blur3x3", "8192x8192", "best <= 150", "<= 150 us"),
-    ("conv_relu_pool", "3840x2160x3x16", "best <= 200", "<= 200 us"),
-    ("conv_relu_pool", "1920x1080x16x16", "best <= 300", "<= 300 us"),
-    ("conv_relu_pool", "256x256x64x64", "best <= torch_eager", "<= cuDNN through torch eager"),
+    ("stencil_chain_k2", "8192x8192", 150, "<= 150 us"),
+    ("stencil_chain_k4", "8192x8192", 200, "<= 200 us"),
+    ("stencil_chain_k8", "8192x8192", 300, "<= 300 us"),
+    ("conv_relu_pool", "3840x2160x3x16", 190, "<= 190 us"),
 ]
+BLUR = ("blur3x3", "8192x8192", 0.90)  # at least this fraction of the copy bandwidth
+FUSELAB_KINDS = ("fuselab",)  # "fuselab's best": the Halide strategies (hand-written CUDA apart)
 
 
 def load(path):
@@ -111,63 +103,109 @@ def sweep_section(sweep):
     return out + [""]
 
 
+def peer_record(r):
+    return {"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": "peer",
+            "median_us": r.get("median_us"),
+            "timing": r.get("timing", "events") if r.get("median_us") is not None else None,
+            "host_us": r.get("host_us"), "kernels": None, "intermediate_bytes": None,
+            "min_bytes": r.get("min_bytes"), "flops": None, "ok": r.get("ok"),
+            "rel_err": r.get("max_rel_err"), "error": r.get("error"), "compile_s": r.get("compile_s")}
+
+
+def graph_section(records):
+    """Seed §1.1 against §1.2: what a CUDA graph (no launch cost) saves the multi-kernel
+    strategies, against what fusion saves."""
+    g = {(r["workload"], r["size"], r["name"]): r for r in records if r["kind"] == "fuselab_graph"}
+    out = ["## CUDA graphs: launches against traffic (seed §1.1 against §1.2)", "",
+           "fuselab called through the Python package on torch CUDA tensors, directly and replayed from a "
+           "CUDA graph captured on a side stream (`_graph`), beside torch eager and torch.compile "
+           "`reduce-overhead` (itself a CUDA graph). `launch share` is how much of unfused's loss against fused "
+           "the graph removes: (unfused - unfused_graph) / (unfused - fused_graph); the rest is intermediate "
+           "traffic, which no graph removes.", "",
+           "| workload | size | strategy | kernels | direct us | graph us | fused graph us | launch share |",
+           "|---|---|---|---|---|---|---|---|"]
+    for (wl, size, name), r in sorted(g.items()):
+        if name.endswith("_graph") or name == "fused":
+            continue
+        rg, fg = g.get((wl, size, name + "_graph")), g.get((wl, size, "fused_graph"))
+        if not rg or not fg or not r.get("median_us") or not rg.get("median_us"):
+            continue
+        loss = r["median_us"] - fg["median_us"]
+        share = (r["median_us"] - rg["median_us"]) / loss if loss > 0 else float("nan")
+        out.append(f"| {wl} | {size} | {name} | {r.get('kernels') or '-'} | {r['median_us']:.1f} | "
+                   f"{rg['median_us']:.1f} | {fg['median_us']:.1f} | {100 * share:.0f}% |")
+    return out + [""]
+
+
+def resources_section(listed):
+    """Seed §1.6: registers, spills and shared memory of every CUDA kernel (ptxas, build time)."""
+    out = ["## Registers, spills and shared memory per CUDA kernel (seed §1.6)", "",
+           "From `fuselab list --json` of the binaries that ran: ptxas -arch=sm_90 on each variant's PTX "
+           "under the runtime's 128-register cap (build time); shared memory per block is static plus "
+           "Halide's dynamic where the statement gives it as a constant (`launch`: sized at each launch).", "",
+           "| variant | kernel | registers | spill store B | spill load B | shared B | threads |",
+           "|---|---|---|---|---|---|---|"]
+    for v in listed:
+        for k in v.get("cuda_kernels", []):
+            sh = k["shared_bytes"] if k["shared_bytes"] is not None else "launch"
+            out.append(f"| {v['pipeline']}/{v['schedule']} | {k['name']} | {k['registers']} | "
+                       f"{k['spill_store_bytes']} | {k['spill_load_bytes']} | {sh} | {k['threads'] or '-'} |")
+    return out + [""]
+
+
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--run", required=True, help="the folder one GPU run wrote")
+    ap.add_argument("--run", required=True, help="the folder one GPU session's runs wrote")
     ap.add_argument("--out", required=True, help="where h200.json, h200.md, h200.png go")
     args = ap.parse_args()
+    run = lambda name: os.path.join(args.run, name)  # noqa: E731
+    machine = open(run("machine.txt")).read().strip() if os.path.exists(run("machine.txt")) else ""
 
-    fl = load(os.path.join(args.run, "bench_cuda.json"))
-    peers = load(os.path.join(args.run, "peers.json"))
-    machine = open(os.path.join(args.run, "machine.txt")).read().strip()
-    # bench_cuda_regsN.json: the register-cap sweep (HL_CUDA_JIT_MAX_REGISTERS=N).
-    regs, regs_timing = {}, set()
-    for path in glob.glob(os.path.join(args.run, "bench_cuda_regs*.json")):
-        cap = int(re.search(r"regs(\d+)\.json$", path).group(1))
+    # fuselab bench: bench_cuda.json plus any bench_*.json of pipelines it did not reach.
+    fl = load(run("bench_cuda.json"))
+    bench_records, seen = list(fl["records"]), {(r["workload"], r["size"], r["name"]) for r in fl["records"]}
+    for path in sorted(glob.glob(run("bench_*.json"))):
+        if os.path.basename(path) in ("bench_cuda.json", "bench_cupti.json") or "regs" in path:
+            continue
         for r in load(path)["records"]:
-            regs.setdefault((r["workload"], r["size"], r["name"]), {})[cap] = r["median_us"]
-            if r.get("median_us") is not None:
-                regs_timing.add(fuselab_timing(r)[0])
+            if (r["workload"], r["size"], r["name"]) not in seen:
+                bench_records.append(r)
+    peers = load(run("peers.json")) if os.path.exists(run("peers.json")) else {"meta": {}, "records": []}
+    torch_runs = [load(p) for p in sorted(glob.glob(run("torch_*.json")))]
+    listed = load(run("list.json")) if os.path.exists(run("list.json")) else []
     copy_gbps = peers["meta"].get("copy_bandwidth_GBps")
-    ncu = {}
-    if os.path.isdir(os.path.join(args.run, "ncu")):
-        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-        import ncu_table
-        ncu = {k: v for k, v in ncu_table.load(os.path.join(args.run, "ncu")).items()
-               if v["rc"] == "0" and "read" in v and not v["record"].get("error")}
-
-    # bench_cupti.json (gpu_run.sh): the --cupti run, kept apart so that CUPTI is not loaded while
-    # bench_cuda.json is timed; its launches and kernel times replace any in bench_cuda.json.
-    cupti_path = os.path.join(args.run, "bench_cupti.json")
+    for t in torch_runs:  # the same device copy, measured again by torch_bench.py
+        copy_gbps = max(copy_gbps or 0, t["meta"].get("copy_bandwidth_GBps") or 0) or None
+    cupti_path = run("bench_cupti.json")
     cupti = {(r["workload"], r["size"], r["name"]): r for r in load(cupti_path)["records"]} \
         if os.path.exists(cupti_path) else {}
 
     records = []
-    for r in fl["records"]:
+    for r in bench_records:
         r = {**r, **{k: v for k, v in cupti.get((r["workload"], r["size"], r["name"]), {}).items()
                      if k in ("kernel_us", "launches_measured", "launches_per_call")}}
-        n = ncu.get((r["workload"], r["size"], r["name"]))
-        dram = n["read"] + n["write"] if n else None
         timing, host_us = fuselab_timing(r)
         records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": r["kind"],
                         "median_us": r["median_us"], "timing": timing, "host_us": host_us,
                         "kernels": r.get("kernels"),
                         "intermediate_bytes": r.get("intermediate_bytes"), "min_bytes": r["min_bytes"],
-                        "flops": r.get("flops"), "dram_bytes": dram, "ok": r["ok"], "rel_err": r.get("rel_err"),
+                        "flops": r.get("flops"), "ok": r["ok"], "rel_err": r.get("rel_err"),
                         "error": r.get("error"), "kernel_us": r.get("kernel_us"),
-                        "launches_measured": r.get("launches_measured"),
-                        "launches_per_call": r.get("launches_per_call")})
+                        "launches_measured": r.get("launches_measured")})
     for r in peers["records"]:
-        if r["workload"] == "copy":
-            continue
-        records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": "peer",
-                        "median_us": r.get("median_us"),
-                        # do_bench's, in files from before peers.py said so
-                        "timing": r.get("timing", "events") if r.get("median_us") is not None else None,
-                        "host_us": r.get("host_us"), "kernels": None, "intermediate_bytes": None,
-                        "min_bytes": r.get("min_bytes"), "flops": None, "dram_bytes": None, "ok": r.get("ok"),
-                        "rel_err": r.get("max_rel_err"), "error": r.get("error"), "kernel_us": None,
-                        "launches_measured": None})
+        if r["workload"] != "copy":
+            records.append(peer_record(r))
+    have = {(r["workload"], r["size"], r["name"], r["kind"]) for r in records}
+    for t in torch_runs:
+        for r in t["records"]:
+            if r["workload"] == "copy":
+                continue
+            if r["kind"] == "peer":
+                if (r["workload"], r["size"], r["name"], "peer") not in have:  # peers.py's first
+                    records.append(peer_record(r))
+                continue
+            records.append({**peer_record(r), "kind": r["kind"], "kernels": r.get("kernels"),
+                            "refused": r.get("refused", False)})
     flops_of = {(r["workload"], r["size"]): r.get("flops") for r in records if r.get("flops")}
     for r in records:
         floor = None
@@ -179,8 +217,12 @@ def main():
         r["floor_us"] = floor
 
     os.makedirs(args.out, exist_ok=True)
-    meta = {"fuselab": fl["meta"], "peers": peers["meta"], "machine": machine,
-            "commands": ["bench/gpu_run.sh fuselab", "bench/gpu_run.sh peers",
+    meta = {"fuselab": fl["meta"], "peers": peers["meta"],
+            "torch_bench": [t["meta"] for t in torch_runs], "machine": machine,
+            "cudnn_benchmark": peers["meta"].get("cudnn_benchmark"),
+            "copy_bandwidth_GBps": copy_gbps,
+            "commands": ["bench/gpu_run.sh tests", "bench/gpu_run.sh fuselab",
+                         "python3 bench/torch_bench.py --part graph|torch", "python3 bench/peers.py",
                          "python3 bench/report.py --run DIR --out bench/results"]}
     with open(os.path.join(args.out, "h200.json"), "w") as f:
         json.dump({"meta": meta, "records": records}, f, indent=1)
@@ -189,122 +231,87 @@ def main():
     for r in records:
         groups.setdefault((r["workload"], r["size"]), []).append(r)
 
-    def best(rows, kind_is_fuselab):
-        ok = [r for r in rows if r["ok"] and r.get("median_us") and (r["kind"] == "fuselab") == kind_is_fuselab]
+    def best(rows, kinds):
+        ok = [r for r in rows if r["ok"] and r.get("median_us") and r["kind"] in kinds]
         return min(ok, key=lambda r: r["median_us"]) if ok else None
 
-    def best_host(rows):  # the fuselab strategy fastest by host wall clock
-        ok = [r for r in rows if r["ok"] and r.get("host_us") and r["kind"] == "fuselab"]
-        return min(ok, key=lambda r: r["host_us"]) if ok else None
-
-    lines = ["# fuselab on the H200: strategies and peers, one run", "",
+    lines = ["# fuselab on the H200: strategies and peers, one session", "",
              f"- fuselab bench: {fl['meta'].get('date')} on {fl['meta'].get('device')}",
              f"- peers: {peers['meta'].get('date')}, torch {peers['meta'].get('torch_version')}, "
-             f"triton {peers['meta'].get('triton_version')}, driver {peers['meta'].get('driver_version')}",
-             f"- device copy bandwidth (peers.py, same session): {copy_gbps:.0f} GB/s" if copy_gbps else "",
+             f"triton {peers['meta'].get('triton_version')}, cudnn.benchmark "
+             f"{peers['meta'].get('cudnn_benchmark')}",
+             f"- device copy bandwidth (same session): {copy_gbps:.0f} GB/s" if copy_gbps else "",
              "- machine:", "", "```", machine, "```", "",
-             "Times are medians in microseconds, two measures of each. `us` is the like-for-like one, the "
-             "measure its `timing` names: `events` is the GPU time between CUDA events around each call after "
-             "a 256 MB L2 flush (triton's do_bench for the peers; fuselab's CUDA variants the same way), which "
-             "hides the host's share of a call behind the flush; `host` is the host measure below. `host us`: "
-             "wall clock per call over back-to-back batches of at least 20 ms, each ending with a device sync "
-             "(fuselab's and peers.py's alike), which counts the host's share wherever the GPU does not hide "
-             "it. \"-\": not in this run's files. floor: fewest bytes over the copy bandwidth, or for conv the "
-             "fp32 datasheet rate (% of floor uses us). kernels: the build-time ledger; launches and kernel us: "
-             "measured with CUPTI over a few calls after the timed ones (kernels per call, and their summed "
-             "GPU time per call), MISMATCH where the count disagrees with the ledger; DRAM MB: Nsight Compute "
-             "over one call (caches flushed). Raw logs are in the run folder beside this file.",
-             ""]
-    old_fuselab = any(r["kind"] != "peer" and r.get("timing") == "host" for r in records)
-    if old_fuselab:
-        lines += ["**fuselab's `us` in this run is host wall clock (`timing` host: the run predates event "
-                  "timing), not do_bench's measure: where it meets a peer's `events`, `holds` is marked `*`, "
-                  "not like for like.**", ""]
-    lines += ["## Targets (issue 4)", "",
-              "`holds` compares `us` (the peers' do_bench measure, `timing` of each side in brackets where they "
-              "differ). `host holds` compares `host us` (the best fuselab strategy by host time, named where it "
-              "is another; the reference peer's host time, or the fixed figure), so that neither measure alone "
-              "decides. `by kernel` compares `kernel us` (CUPTI, the GPU time of fuselab's kernels alone) with "
-              "the reference's `us`, at sizes past launch cost.", "",
-              "| workload | size | target | best fuselab | us | kernel us | reference | us | holds | by kernel | "
-              "host us | ref host us | host holds |",
-              "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
-    for wl, size, rule, text in TARGETS:
-        rows = groups.get((wl, size), [])
-        b = best(rows, True)
-        lhs, rhs = rule.split(" <= ")
-        ref_name, ref_us, ref_host, ref_timing = rhs, None, None, None
-        if rhs.replace(".", "").isdigit():
-            ref_us = ref_host = float(rhs)
-            ref_name = "fixed"
-        else:
-            ref = [r for r in rows if r["name"] == rhs and r.get("median_us")]
-            if ref:
-                ref_us, ref_host, ref_timing = ref[0]["median_us"], ref[0].get("host_us"), ref[0].get("timing")
-        if not b:
-            lines.append(f"| {wl} | {size} | {text} | - | - | - | - | - | NO | - | - | - | - |")
-            continue
-        kus = b.get("kernel_us")
-        holds = "-" if ref_us is None else "yes" if b["median_us"] <= ref_us else "NO"
-        if ref_timing and b.get("timing") != ref_timing and holds != "-":
-            holds += f"* ({b.get('timing')} vs {ref_timing})"
-        # At launch-bound sizes do_bench's own event overhead dominates: no like-for-like there.
-        launch_bound = size.isdigit() and int(size) < (1 << 20)
-        by_kernel = ("-" if kus is None or ref_us is None or launch_bound else
-                     "yes" if kus <= ref_us else "NO")
-        bh = best_host(rows)
-        host_cell = "-" if not bh else us(bh["host_us"]) + ("" if bh["name"] == b["name"] else f" ({bh['name']})")
-        host_holds = "-" if not bh or ref_host is None else "yes" if bh["host_us"] <= ref_host else "NO"
-        lines.append(f"| {wl} | {size} | {text} | {b['name']} | {b['median_us']:.1f} | {us(kus)} | {ref_name} | "
-                     f"{us(ref_us)} | {holds} | {by_kernel} | {host_cell} | {us(ref_host)} | {host_holds} |")
+             "Medians in microseconds. `us` is the measure `timing` names: `events`, the GPU time between CUDA "
+             "events around each call after a 256 MB L2 flush (triton's do_bench for the peers and for fuselab "
+             "called from PyTorch; fuselab's DeviceTimer the same way for its direct calls); `host us`, wall "
+             "clock per call over back-to-back batches of at least 20 ms each ending with a device sync. "
+             "Kinds: `fuselab` (a Halide strategy, called directly from C++), `seed_cuda` (hand-written CUDA), "
+             "`fuselab_torch` (a fuselab variant called on torch tensors through the Python package), "
+             "`fuselab_graph` (the same, directly or replayed from a CUDA graph), `peer` (PyTorch). floor: the "
+             "fewest bytes over the copy bandwidth, or for convs the fp32 datasheet rate. \"-\": not in this "
+             "session's files. Raw logs and commands are in the run folder.", ""]
+    lines += ["## Targets (issue 14)", "",
+              "| workload | size | target | fuselab's best (strategy) | us | holds |", "|---|---|---|---|---|---|"]
+    for wl, size, bound, text in TARGETS:
+        b = best(groups.get((wl, size), []), FUSELAB_KINDS)
+        lines.append(f"| {wl} | {size} | {text} | {b['name'] if b else '-'} | {us(b['median_us'] if b else None)} | "
+                     f"{'-' if not b else 'yes' if b['median_us'] <= bound else 'NO'} |")
+    bw, bsz, frac = BLUR
+    b = best(groups.get((bw, bsz), []), FUSELAB_KINDS)
+    if b and b.get("floor_us"):
+        got = b["floor_us"] / b["median_us"]
+        lines.append(f"| {bw} | {bsz} | >= {100 * frac:.0f}% of the copy bandwidth | {b['name']} | "
+                     f"{b['median_us']:.1f} ({100 * got:.0f}%) | {'yes' if got >= frac else 'NO'} |")
+    lines += ["", "Against the strongest peer of the same session (every configuration peers.py and torch_bench.py "
+              "ran: eager, compile, dynamic, reduce-overhead, max-autotune where they ran):", "",
+              "| workload | size | fuselab's best | us | hand-written CUDA | us | strongest peer | us | fuselab <= peer |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for (wl, size), rows in groups.items():
+        f, h, q = best(rows, FUSELAB_KINDS), best(rows, ("seed_cuda",)), best(rows, ("peer",))
+        verdict = "-" if not (f and q) else "yes" if f["median_us"] <= q["median_us"] else "NO"
+        lines.append(f"| {wl} | {size} | {f['name'] if f else '-'} | {us(f['median_us'] if f else None)} | "
+                     f"{h['name'] if h else '-'} | {us(h['median_us'] if h else None)} | "
+                     f"{q['name'] if q else '-'} | {us(q['median_us'] if q else None)} | {verdict} |")
     lines.append("")
+    lines += graph_section(records)
+    direct = {(r["workload"], r["size"], r["name"]): r for r in records if r["kind"] in ("fuselab", "seed_cuda")}
+    tr = [r for r in records if r["kind"] == "fuselab_torch" and r.get("median_us")]
+    if tr:
+        lines += ["## Called from PyTorch (fuselab_torch) against the direct C++ call", "",
+                  "The fastest variant of each workload and size, on torch CUDA tensors through the Python package "
+                  "(zero-copy, torch's current stream), timed as the peers are, beside the same variant called "
+                  "directly by `fuselab bench`.", "",
+                  "| workload | size | variant | from torch us | direct us | ratio | from torch host us | direct host us |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in tr:
+            d = direct.get((r["workload"], r["size"], r["name"]))
+            if not d or not d.get("median_us"):
+                continue
+            lines.append(f"| {r['workload']} | {r['size']} | {r['name']} | {r['median_us']:.1f} | {d['median_us']:.1f} | "
+                         f"{r['median_us'] / d['median_us']:.3f} | {us(r.get('host_us'))} | {us(d.get('host_us'))} |")
+        lines.append("")
     for (wl, size), rows in groups.items():
         rows = sorted(rows, key=lambda r: r.get("median_us") or 1e30)
         lines += [f"## {wl} {size}", "",
-                  "| name | kind | us | timing | host us | kernel us | kernels | launches | interm MB | DRAM MB | "
-                  "floor us | % of floor | check |", "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+                  "| name | kind | us | timing | host us | kernels | interm MB | floor us | % of floor | check |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
         for r in rows:
             med = r.get("median_us")
             pct = f"{100 * r['floor_us'] / med:.0f}%" if med and r.get("floor_us") else "-"
             im = r.get("intermediate_bytes")
             im = f"{im / 1e6:.1f}" if im is not None else "-"
             floor = f"{r['floor_us']:.1f}" if r.get("floor_us") else "-"
-            kernels = r["kernels"] if r["kernels"] is not None else "-"
-            launches = r.get("launches_measured")
-            per_call = r.get("launches_per_call")
-            if launches is not None:
-                launches = str(launches) + (" MISMATCH" if r["kernels"] is not None and launches != r["kernels"] else "")
-            else:  # the traced calls launched different numbers of kernels
-                launches = f"{min(per_call)}..{max(per_call)} VARIES" if per_call else "-"
-            kus = us(r.get("kernel_us"))
-            dram = f"{r['dram_bytes'] / 1e6:.1f}" if r.get("dram_bytes") is not None else "-"
-            check = "ok" if r["ok"] else ("ERROR: " + str(r.get("error"))[:60] if r.get("error") else "WRONG")
+            kernels = r["kernels"] if r.get("kernels") is not None else "-"
+            err = str(r.get("error"))
+            refused = r.get("refused") or "refuses" in err or "one shape" in err
+            check = "ok" if r["ok"] else ("refused: " if refused else "ERROR: ") + err[:70].replace("|", "/")
             lines.append(f"| {r['name']} | {r['kind']} | {med:.1f} | {r.get('timing') or '-'} | {us(r.get('host_us'))} | "
-                         f"{kus} | {kernels} | {launches} | {im} | {dram} | {floor} | {pct} | {check} |"
-                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | - | - | - | {check} |")
+                         f"{kernels} | {im} | {floor} | {pct} | {check} |"
+                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | {check} |")
         lines.append("")
-    if regs:
-        caps = sorted({c for v in regs.values() for c in v})
-        lines += ["## Register pressure (seed §1.6): us under each JIT register cap "
-                  "(HL_CUDA_JIT_MAX_REGISTERS; Halide 21's default is 64, fuselab's 128)", "",
-                  f"timing: {', '.join(sorted(t for t in regs_timing if t)) or '-'}", "",
-                  "| workload | size | name | " + " | ".join(f"{c} regs" for c in caps) + " |",
-                  "|---|---|---|" + "---|" * len(caps)]
-        for (w, s, n), by_cap in sorted(regs.items()):
-            cells = " | ".join(f"{by_cap[c]:.1f}" if by_cap.get(c) else "-" for c in caps)
-            lines.append(f"| {w} | {s} | {n} | {cells} |")
-        lines.append("")
-    stalls_path = os.path.join(args.run, "stalls.md")  # gpu_run.sh stalls (ncu_stalls.sh)
-    if os.path.exists(stalls_path):
-        lines += ["## Issue rate and warp stalls (Nsight Compute)", "",
-                  "Cycles a warp waits per issued instruction, by reason. The hand-written kernels are "
-                  "one code, with the weights in constant memory, read once a warp into uniform registers "
-                  "that the FFMAs take as operands (hand_const), or loaded from global memory "
-                  "(hand_global), as a Halide 21 CUDA schedule must.", "",
-                  open(stalls_path).read().strip(), ""]
-    sweep_path = os.path.join(args.run, "sweep.json")
-    if os.path.exists(sweep_path):
-        lines += sweep_section(load(sweep_path))
+    if listed:
+        lines += resources_section(listed)
     with open(os.path.join(args.out, "h200.md"), "w") as f:
         f.write("\n".join(l for l in lines if l is not None) + "\n")
 
@@ -315,31 +322,32 @@ def main():
     except ImportError:
         print("report: no matplotlib, no chart", file=sys.stderr)
         return
+    colors_of = {"peer": "tab:orange", "seed_cuda": "tab:green", "fuselab_torch": "tab:purple",
+                 "fuselab_graph": "tab:red"}
     keys = list(groups)
     cols = 3
     rows_n = (len(keys) + cols - 1) // cols
-    fig, axes = plt.subplots(rows_n, cols, figsize=(6 * cols, 3.2 * rows_n))
+    fig, axes = plt.subplots(rows_n, cols, figsize=(6 * cols, 3.4 * rows_n))
     for ax, key in zip(axes.flat, keys):
         rs = sorted([r for r in groups[key] if r.get("median_us")], key=lambda r: r["median_us"])
-        colors = ["tab:orange" if r["kind"] == "peer" else "tab:green" if r["kind"] == "seed_cuda" else "tab:blue"
-                  for r in rs]
-        ax.barh([r["name"] for r in rs], [r["median_us"] for r in rs], color=colors)
-        host = [(i, r["host_us"]) for i, r in enumerate(rs) if r.get("host_us")]
-        if host:
-            ax.scatter([h for _, h in host], [i for i, _ in host], marker="|", s=120, color="black",
-                       zorder=3)
+        label = {"fuselab_torch": " (from torch)", "fuselab_graph": " (from torch)"}
+        ax.barh([r["name"] + ("" if r["name"].endswith("_graph") else label.get(r["kind"], ""))
+                 for r in rs], [r["median_us"] for r in rs],
+                color=[colors_of.get(r["kind"], "tab:blue") for r in rs])
         floors = [r["floor_us"] for r in rs if r.get("floor_us")]
         if floors:
             ax.axvline(min(floors), color="black", linestyle="--", linewidth=1)
+        ax.set_xscale("log")
         ax.set_title(f"{key[0]} {key[1]}", fontsize=9)
-        ax.set_xlabel("us (bars, each row's timing); |: host us; dashed: floor", fontsize=8)
-        ax.tick_params(labelsize=7)
+        ax.set_xlabel("us (log); dashed: floor", fontsize=8)
+        ax.tick_params(labelsize=6)
         ax.invert_yaxis()
     for ax in list(axes.flat)[len(keys):]:
         ax.axis("off")
-    fig.suptitle("fuselab strategies (blue), hand-written CUDA (green), PyTorch peers (orange) on one H200", fontsize=11)
-    fig.tight_layout()
-    fig.savefig(os.path.join(args.out, "h200.png"), dpi=90)
+    fig.suptitle("fuselab strategies (blue), hand-written CUDA (green), fuselab from PyTorch (purple) and in "
+                 "CUDA graphs (red), PyTorch peers (orange): one H200 session", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    fig.savefig(os.path.join(args.out, "h200.png"), dpi=80)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,14 @@ ODD = {0: "1000003", 1: "1031x517", 3: "263x131x5x17"}  # by the number of x in 
 PROGRESS = re.compile(r"^\s*\[\d+\] (\S+)/(\S+)/\S+ (\S+) \.\.\.$")
 REPORT = re.compile(r"^========= (Invalid|Race|Uninitialized|Barrier|Error|Warning|Program hit|"
                     r"Malloc|Cuda|Illegal|Out-of-range|Misaligned|Divergent|Hazard)")
-SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error")
+# memcheck, initcheck and synccheck end with "ERROR SUMMARY: N errors"; racecheck with
+# "RACECHECK SUMMARY: H hazards displayed (E errors, W warnings)": its count is E + W.
+SUMMARY = re.compile(r"ERROR SUMMARY: (\d+) error|RACECHECK SUMMARY: \d+ hazards? displayed "
+                     r"\((\d+) errors?, (\d+) warnings?\)")
+
+
+def summary_count(m):
+    return int(m.group(1)) if m.group(1) is not None else int(m.group(2)) + int(m.group(3))
 
 
 def tool_args(tool):
@@ -68,15 +75,15 @@ def run(tool, fuselab, pipeline, schedules, size, log, check=True):
     # possible, so a process with any report is rerun one variant at a time by the caller.
     reached = [m.group(2) for line in p.stderr.splitlines() if (m := PROGRESS.match(line))]
     summary = SUMMARY.search(p.stdout)
-    errors = int(summary.group(1)) if summary else (0 if p.returncode in (0, 2) else -1)
+    errors = summary_count(summary) if summary else (0 if p.returncode in (0, 2) else -1)
     wrong = "WRONG" in p.stdout
     clean = p.returncode in (0, 2) and len(reached) == len(schedules) and summary is not None
     return errors, reached, clean, wrong, p
 
 
-def write(args, results, wrong, t0):
-    """sanitizers.json and sanitizers.md, from what has run so far."""
-    meta = {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+def write(args, results, wrong, t0, meta=None):
+    """sanitizers.json and sanitizers.md, from what has run so far (meta: the run's, given)."""
+    meta = meta or {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
             "command": " ".join([sys.executable] + sys.argv),
             "compute_sanitizer": subprocess.run(["compute-sanitizer", "--version"],
                                                 capture_output=True, text=True).stdout.strip(),
@@ -103,6 +110,43 @@ def write(args, results, wrong, t0):
     return lines
 
 
+def from_logs(args):
+    """The table again from a run's raw logs (its `$ command` blocks): a block naming one
+    variant counts for it; a block of several with no report counts 0 for each."""
+    results, timed_out = {}, {}
+    single = {}  # (variant, tool) -> count from a one-variant block
+    for name in sorted(os.listdir(args.out)):
+        if not name.endswith(".log") or name.split(".")[0] not in TOOLS:
+            continue
+        tool = name.split(".")[0]
+        text = open(os.path.join(args.out, name)).read()
+        for block in text.split("$ compute-sanitizer ")[1:]:
+            cmd = block.splitlines()[0].split()
+            pipeline = cmd[cmd.index("--pipeline") + 1]
+            schedules = [cmd[i + 1] for i, a in enumerate(cmd) if a == "--schedule"]
+            if "# TIMED OUT" in block:
+                for sch in schedules:
+                    timed_out.setdefault(f"{pipeline}/{sch}", set()).add(tool)
+                continue
+            m = SUMMARY.search(block)
+            if not m:
+                continue
+            count = summary_count(m)
+            for sch in schedules:
+                key = (f"{pipeline}/{sch}", tool)
+                if len(schedules) == 1:
+                    single[key] = count
+                elif count == 0:
+                    results.setdefault(key[0], {})[tool] = 0
+    for (variant, tool), count in single.items():
+        results.setdefault(variant, {})[tool] = count
+    for variant, tools in timed_out.items():
+        for tool in tools:
+            if tool not in results.get(variant, {}):
+                results.setdefault(variant, {})[tool] = "timed out"
+    return results
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", required=True, help="the fuselab executable")
@@ -112,7 +156,17 @@ def main():
                     help="the order the tools run in (racecheck, the slowest, last)")
     ap.add_argument("--pipelines", default="", help="comma-separated; default: all")
     ap.add_argument("--jobs", type=int, default=6, help="sanitizer processes at once")
+    ap.add_argument("--from-logs", action="store_true",
+                    help="rebuild sanitizers.{json,md} in --out from the raw logs there (no runs)")
     args = ap.parse_args()
+    if args.from_logs:
+        results = from_logs(args)
+        with open(os.path.join(args.out, "sanitizers.json")) as f:
+            old = json.load(f)
+        meta = dict(old["meta"], rebuilt_from_logs=" ".join([sys.executable] + sys.argv))
+        lines = write(args, results, set(old.get("wrong_outputs", [])), time.time(), meta)
+        print("\n".join(lines))
+        return 0
     os.makedirs(args.out, exist_ok=True)
     listed = json.loads(subprocess.run([args.bin, "list", "--json", "--target", "cuda"],
                                        capture_output=True, text=True, check=True).stdout)

@@ -53,7 +53,7 @@ inline void acc_in_registers(ConvReluPool &g, Func consumer, const Target &targe
 // inwards where K >= kb (K < kb keeps a guarded form); conv columns past the image edge are
 // computed from the zero padding and never stored.
 template <typename G>
-void cpu_register_blocked(G &g, const Target &target, int rows = 8) {
+void cpu_register_blocked(G &g, const Target &target, int rows = 8, bool unroll_channels = false) {
     const int lanes = target.natural_vector_size<float>();
     const int kb = lanes / 2;
     Var xo{"xo"}, yo{"yo"}, xi{"xi"}, yi{"yi"}, ko{"ko"}, ki{"ki"};
@@ -91,6 +91,12 @@ void cpu_register_blocked(G &g, const Target &target, int rows = 8) {
         .unroll(y)
         .unroll(r.x)
         .unroll(r.y);
+    // ConvReluPoolConst: the channels and the channel blocks unrolled too, so that every weight
+    // index is a constant, i.e. one scalar parameter (not a select over all of them).
+    if (unroll_channels) {
+        g.acc.update().unroll(r.z);
+        g.out.unroll(ko);
+    }
 }
 
 // The register-blocked fused kernel: one CUDA thread per `px` pooled pixels (along x) and `kb`
@@ -116,7 +122,7 @@ void register_blocked(G &g, const Target &target, int kb, int tx = 32, int ty = 
     Var yk{"yk"};
     auto &x = g.x, &y = g.y, &k = g.k;
     auto &r = g.r;
-    if (!target.has_gpu_feature()) return cpu_register_blocked(g, target);
+    if (!target.has_gpu_feature()) return cpu_register_blocked(g, target, 8, unroll_channels);
     auto tile_out = [&](Stage s, TailStrategy k_tail) {
         conv::thread_tiles(s, x, y, k, kb, px, tx, ty, k_tail);
     };

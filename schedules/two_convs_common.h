@@ -16,10 +16,56 @@ struct Tile {
     int px = 4, py = 2, kb = 8, tx = 32, ty = 4;
 };
 
+// A layer's CPU form, register-blocked like conv_relu_pool's (conv_relu_pool_common.h): each
+// parallel task walks `rows` rows; tiles of one vector of columns x 2 rows x kb = lanes / 2
+// output channels accumulate in registers over the 3x3xC taps (each input vector feeds kb FMAs,
+// each broadcast weight 2), relu and the bias applied in registers; the channel blocks are the
+// innermost loop around a tile, so its input is loaded into L1 once for all K; the zero-padded
+// input is copied once per row pair into a sliding window of rows (store_at the task, compute_at
+// the row pair), so the tap loads are plain loads from L1. Where K >= kb the channel block shifts
+// inwards (`specialize`; compute_with refuses specializations, so `horizontal` keeps the guard).
+template <typename O, typename W>
+void cpu_layer(O &out, W &weights, ConvLayerFuncs &l, const RDom &r, const Var &x, const Var &y,
+               const Var &k, const Target &target, bool specialize, int rows = 8) {
+    const int lanes = target.natural_vector_size<float>();
+    const int kb = lanes / 2;
+    Var xo{"xo"}, xi{"xi"}, yo{"yo"}, yi{"yi"}, yp{"yp"}, ko{"ko"}, ki{"ki"};
+    auto tile = [&](Stage s, TailStrategy k_tail) {
+        s.split(k, ko, ki, kb, k_tail)
+            .split(x, xo, xi, lanes, TailStrategy::GuardWithIf)
+            .split(y, yo, yi, rows, TailStrategy::GuardWithIf)
+            .split(yi, yi, yp, 2, TailStrategy::GuardWithIf)
+            .reorder(xi, yp, ki, ko, xo, yi, yo)
+            .vectorize(xi)
+            .unroll(yp)
+            .unroll(ki)
+            .parallel(yo);
+    };
+    if (specialize) tile(out.specialize(weights.dim(3).extent() >= kb), TailStrategy::ShiftInwards);
+    tile(out, TailStrategy::GuardWithIf);
+    l.padded.compute_at(out, yi).store_at(out, yo).vectorize(l.padded.args()[0], lanes,
+                                                             TailStrategy::GuardWithIf);
+    l.acc.compute_at(out, ko)
+        .bound_storage(k, kb)
+        .bound_extent(x, lanes)
+        .bound_extent(y, 2)
+        .reorder(x, k, y)
+        .vectorize(x)
+        .unroll(k, kb, TailStrategy::GuardWithIf)
+        .unroll(y);
+    l.acc.update()
+        .reorder(x, k, y, r.x, r.y, r.z)
+        .vectorize(x, lanes)
+        .unroll(k, kb, TailStrategy::GuardWithIf)
+        .unroll(y)
+        .unroll(r.x)
+        .unroll(r.y);
+}
+
 // One layer's output in its own loop nest. CUDA: thread tiles with acc in registers; with
 // `shared_weights`, each block first copies its kb x C x 3 x 3 weights into shared memory
 // (conv::weights_in_shared), so that a tap's kb weights are kb/4 broadcast 16-byte loads. CPU:
-// rows of all channels in parallel, x vectorized, acc per vector of the output.
+// cpu_layer.
 template <typename O, typename W>
 void layer(O &out, W &weights, ConvLayerFuncs &l, const RDom &r, const Var &x, const Var &y,
            const Var &k, const Target &target, const Tile &t, bool shared_weights) {
@@ -38,11 +84,7 @@ void layer(O &out, W &weights, ConvLayerFuncs &l, const RDom &r, const Var &x, c
             conv::weights_in_shared(weights.in(), LoopLevel(out, conv::block_var()), t.tx, t.ty);
         }
     } else {
-        const int lanes = target.natural_vector_size<float>();
-        Var yk{"yk"};
-        out.vectorize(x, lanes, TailStrategy::GuardWithIf).fuse(y, k, yk).parallel(yk);
-        l.acc.compute_at(out, x).vectorize(x);
-        l.acc.update().vectorize(x).reorder(x, y, r.x, r.y, r.z).unroll(r.x).unroll(r.y);
+        cpu_layer(out, weights, l, r, x, y, k, target, /*specialize=*/true);
     }
 }
 
@@ -64,8 +106,14 @@ void separate(G &g, const Target &target, const Tile &t = {}, bool shared_weight
 // size, so not in registers.)
 template <typename G>
 void horizontal(G &g, const Target &target, const Tile &t = {}) {
-    separate(g, target, t);
-    g.out2.compute_with(g.out1, target.has_gpu_feature() ? conv::thread_var() : g.x);
+    if (target.has_gpu_feature()) {
+        separate(g, target, t);
+        g.out2.compute_with(g.out1, conv::thread_var());
+        return;
+    }
+    cpu_layer(g.out1, g.weights1, g.l1, g.r, g.x, g.y, g.k, target, /*specialize=*/false);
+    cpu_layer(g.out2, g.weights2, g.l2, g.r, g.x, g.y, g.k, target, /*specialize=*/false);
+    g.out2.compute_with(g.out1, Var("xo"));  // each vector tile of out1, then out2's
 }
 
 }  // namespace fuselab::two_convs
