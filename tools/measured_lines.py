@@ -1,14 +1,16 @@
 #!/usr/bin/env python3
-"""Rewrites the CPU part of every schedule file's "// Measured" header line from one CPU run.
+"""Rewrites every schedule file's "// Measured" header comment from one H200 and one CPU run.
 
-    python3 tools/measured_lines.py --json RUN.json --label "2-core AMD EPYC (Zen 5), 2026-12-01,
-        bench/results/2026-12-01-cpu-peers" [--dry-run]
+    python3 tools/measured_lines.py --h200 bench/results/h200.json --cpu bench/results/cpu.json \
+        --date 2026-12-01 --source "bench/results/2026-12-01-h200-s6, -cpu-s6" [--dry-run]
 
-RUN.json: a CPU run in bench/results/h200.json's schema (bench/report_cpu.py's input); only its
-fuselab records are read. In each schedules/<generator>/<strategy>.cpp, the text of the Measured
-comment from "2-core EPYC" on (or the end of the line, where there was no CPU part) becomes
-"<label>: <size> <median>, ..." for every CPU size the run timed; the comment is re-wrapped to
-100 columns. Files with no record in the run are left alone.
+Both files are in bench/results/h200.json's schema; only their direct fuselab records are read
+(kind "fuselab" or "seed_cuda", ok, timed). In schedules/<generator>/<strategy>.cpp the Measured
+comment (its line and the comment lines after it, up to a header tag) becomes "Measured DATE
+(SOURCE): H200: <size> <median>, ...; 2-core EPYC (Zen 5): <size> <median>, ...", for every size
+each run timed the strategy at; a pipeline that is one of several of a generator is named before
+its sizes (stencil_chain's k2 ...). The comment is re-wrapped to 100 columns; a file neither run
+timed keeps its line. A file without a Measured line gets one before its summary tag.
 """
 import argparse
 import glob
@@ -25,60 +27,61 @@ def fmt(us):
 
 
 def figures(records, generator, strategy):
-    rows = [r for r in records if r.get("kind", "fuselab") == "fuselab" and r["name"] == strategy
-            and (r["workload"] == generator or r["workload"].startswith(generator + "_k"))
-            and r.get("median_us") and r.get("ok", True) and not r.get("error")]
     parts = []
-    for r in rows:
-        prefix = r["workload"][len(generator) + 1:] + " " if r["workload"] != generator else ""
-        parts.append(f"{prefix}{r['size']} {fmt(r['median_us'])}")
+    for r in records:
+        if (r.get("kind", "fuselab") not in ("fuselab", "seed_cuda") or r["name"] != strategy
+                or not r.get("median_us") or not r.get("ok", True) or r.get("error")):
+            continue
+        wl = r["workload"]
+        if wl == generator:
+            parts.append(f"{r['size']} {fmt(r['median_us'])}")
+        elif wl.startswith(generator + "_k"):  # stencil_chain_k2 of stencil_chain
+            parts.append(f"{wl[len(generator) + 1:]} {r['size']} {fmt(r['median_us'])}")
+        elif generator.startswith(wl + "_"):  # conv_relu_pool_const's variants are conv_relu_pool's
+            parts.append(f"{r['size']} {fmt(r['median_us'])}")
     return parts
 
 
-def rewrite(path, parts, label, dry):
+def rewrite(path, text, dry):
     lines = open(path).read().split("\n")
     start = next((i for i, l in enumerate(lines) if l.startswith("// Measured")), None)
+    tag = re.compile(r"// (summary|autoscheduler|targets|pipelines):")
     if start is None:
-        return False
-    end = start + 1
-    while end < len(lines) and lines[end].startswith("// ") and not re.match(r"// (summary|autoscheduler|targets|pipelines):", lines[end]):
-        end += 1
-    text = " ".join(l[3:].strip() for l in lines[start:end])
-    cpu = f"{label}: {', '.join(parts)}."
-    m = re.search(r"(;\s*)?2-core EPYC.*$", text)
-    if m:
-        head = text[:m.start()]
-        if re.fullmatch(r"Measured \S+ \(bench/results\): *", head):  # a CPU part only: no old date
-            head = "Measured "
-        text = head + ("; " if head.rstrip().endswith(tuple("0123456789s")) or m.group(1) else "") + cpu
-        text = text.replace(": ; ", ": ")
+        start = end = next((i for i, l in enumerate(lines) if tag.match(l)), 0)
     else:
-        text = text.rstrip(".") + "; " + cpu
-    # A figure and its unit stay on one line.
-    text = re.sub(r"(\d) (us|ms)\b", "\\1\u00a0\\2", text)
-    new = textwrap.wrap(text, width=97, break_on_hyphens=False, break_long_words=False)
-    new = ["// " + l.replace("\u00a0", " ") for l in new]
+        end = start + 1
+        while end < len(lines) and lines[end].startswith("// ") and not tag.match(lines[end]):
+            end += 1
+    text = re.sub(r"(\d) (us|ms)\b", "\\1\u00a0\\2", text)  # a figure and its unit on one line
+    new = ["// " + l.replace("\u00a0", " ")
+           for l in textwrap.wrap(text, width=97, break_on_hyphens=False, break_long_words=False)]
     if dry:
         print(f"{os.path.relpath(path, ROOT)}:\n  " + "\n  ".join(new))
-        return True
+        return
     lines[start:end] = new
     open(path, "w").write("\n".join(lines))
-    return True
 
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--json", required=True)
-    ap.add_argument("--label", required=True)
+    ap.add_argument("--h200", required=True)
+    ap.add_argument("--cpu", required=True)
+    ap.add_argument("--date", required=True)
+    ap.add_argument("--source", required=True)
     ap.add_argument("--dry-run", action="store_true")
     args = ap.parse_args()
-    records = json.load(open(args.json))["records"]
+    gpu = json.load(open(args.h200))["records"]
+    cpu = json.load(open(args.cpu))["records"]
     for path in sorted(glob.glob(os.path.join(ROOT, "schedules", "*", "*.cpp"))):
         generator = os.path.basename(os.path.dirname(path))
         strategy = os.path.splitext(os.path.basename(path))[0]
-        parts = figures(records, generator, strategy)
-        if parts:
-            rewrite(path, parts, args.label, args.dry_run)
+        g, c = figures(gpu, generator, strategy), figures(cpu, generator, strategy)
+        if not g and not c:
+            continue
+        parts = [f"H200: {', '.join(g)}" if g else "H200: not built for CUDA" if "targets: cpu" in
+                 open(path).read() else "H200: not timed", f"2-core EPYC (Zen 5): {', '.join(c)}"
+                 if c else "2-core EPYC: not timed"]
+        rewrite(path, f"Measured {args.date} ({args.source}): " + "; ".join(parts) + ".", args.dry_run)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 // separate: out1 and out2 in their own loop nests. CUDA: 2 kernels; the shared input x is
 // read twice (4 x 4N bytes against the fused 3 x 4N).
-// Measured 2026-11-30 (bench/results): H200: 268435456 1007.1 us; 2-core EPYC (Zen 5), 2026-12-01
-// (bench/results/2026-12-01-cpu-peers): 16777216 3624.2 us.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: 268435456
+// 1005.4 us; 2-core EPYC (Zen 5): 16777216 3561.2 us.
 // summary: one kernel per output: x read twice
 #include "branches_common.h"
 

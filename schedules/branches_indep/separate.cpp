@@ -1,7 +1,7 @@
 // separate: out1 and out2 in their own loop nests. CUDA: 2 kernels; x and y are each read
 // once either way: fusing saves only a launch.
-// Measured 2026-11-30 (bench/results): H200: 268435456 1004.4 us; 2-core EPYC (Zen 5), 2026-12-01
-// (bench/results/2026-12-01-cpu-peers): 16777216 3699.7 us.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: 268435456
+// 1005.4 us, 268435456 1007.3 us; 2-core EPYC (Zen 5): 16777216 3561.2 us, 16777216 5610.3 us.
 // summary: one kernel per output (x and y each read once either way)
 #include "branches_common.h"
 

@@ -10,10 +10,13 @@
 // where the partitioned interior version takes 2753 (746 uniform constant loads;
 // const_partitioned). hand_const's interior: 2199 (253 uniform loads). 1 kernel, no intermediate,
 // no recompute; the 4 x 4 x C input patch of a pooled pixel loaded once a thread. ptxas (sm_90, 128
-// cap): 128 registers, no spills, no stack. CPU: conv_relu_pool's tiled CPU form (a correctness
-// mirror: with the channel index not constant there, each weight is a select over the scalars).
-// Measured: not yet on the H200 (prediction at C3 K16 3840x2160: about 205-215 us, hand_const's
-// 187 us scaled by the instruction count at its 80% issue rate).
+// cap): 128 registers, no spills, no stack. CPU: conv_relu_pool's tiled CPU form with the channels
+// and channel blocks unrolled, so that each weight is one scalar there too. Slower than `tiled`
+// on the H200 (below), against a prediction of 205-215 us made for the scalars in [c][ky][kx][k]
+// order (a tap's 16 weights adjacent, read in ULDC.64 pairs); the runtime passes them in the
+// weights' dense order (kx fastest), which is what ran. Not yet measured in the other order.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: 3840x2160x3x16
+// 277.8 us; 2-core EPYC (Zen 5): 1920x1080x3x16 9147.6 us.
 // summary: fused conv+relu+pool, weights as kernel parameters, 1 pooled px x 16 channels a thread
 #include "conv_relu_pool_common.h"
 

@@ -1,7 +1,7 @@
 // fused: all ten operators inlined into one kernel; every intermediate lives in registers.
 // CUDA: 1 kernel, no intermediate, 2 x 4N bytes. No recompute.
-// Measured 2026-11-30 (bench/results): H200: 268435456 502.8 us, 65536 5.2 us; 2-core EPYC (Zen 5),
-// 2026-12-01 (bench/results/2026-12-01-cpu-peers): 16777216 4618.7 us, 65536 30.3 us.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: 268435456
+// 506.0 us, 65536 4.7 us; 2-core EPYC (Zen 5): 16777216 4444.9 us, 65536 31.8 us.
 // summary: all ten operators in one kernel
 #include "pointwise_chain_common.h"
 

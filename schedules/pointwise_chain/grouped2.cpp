@@ -1,7 +1,7 @@
 // grouped2: operators fused in pairs (s2, s4, s6, s8 and out at root). CUDA: 5 kernels,
 // 4 intermediates of N floats: 10 x 4N bytes.
-// Measured 2026-11-30 (bench/results): H200: 268435456 2516.6 us, 65536 13.8 us; 2-core EPYC (Zen
-// 5), 2026-12-01 (bench/results/2026-12-01-cpu-peers): 16777216 88.3 ms, 65536 167.7 us.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: 268435456
+// 2513.0 us, 65536 14.0 us; 2-core EPYC (Zen 5): 16777216 72.3 ms, 65536 31.8 us.
 // summary: operators fused in pairs: five kernels, four intermediates
 #include "pointwise_chain_common.h"
 

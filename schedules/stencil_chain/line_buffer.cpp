@@ -10,9 +10,9 @@
 // of 4 outputs, 60 stage values at 4 each, and 3 LDG.E.128 a row). Stores are 4-byte (a 4-float
 // vector store would read the last stage at shifted columns, which keeps it out of registers). CPU:
 // the same strips, serial inside parallel bands of 32 rows.
-// Measured: not yet on the H200 (prediction: K = 2 and K = 4 about 135-150 us, memory-bound; K = 8
-// about 165-200 us, issue-bound at ~134 M warp instructions). 2-core EPYC (one run beside auto's
-// 15.6 ms): k8 4096x4096 54.8 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
+// 186.7 us, k4 8192x8192 158.8 us, k8 8192x8192 209.9 us; 2-core EPYC (Zen 5): k2 4096x4096
+// 11.8 ms, k4 4096x4096 14.0 ms, k8 4096x4096 54.6 ms.
 // summary: register line buffer: one kernel, 4 x 32 outputs a thread, stage rows in registers
 #include "image_common.h"
 #include "stencil_chain.h"

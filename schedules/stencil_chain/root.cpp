@@ -1,7 +1,7 @@
 // root: every stage at root. CUDA: K kernels, K-1 intermediates of about W x H floats each.
-// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 476.0 us, k4 8192x8192 951.8 us, k8
-// 8192x8192 1903.5 us; 2-core EPYC (Zen 5), 2026-12-01 (bench/results/2026-12-01-cpu-peers): k2
-// 4096x4096 25.1 ms, k4 4096x4096 64.2 ms, k8 4096x4096 218.4 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
+// 475.4 us, k4 8192x8192 951.1 us, k8 8192x8192 1902.5 us; 2-core EPYC (Zen 5): k2 4096x4096
+// 20.3 ms, k4 4096x4096 57.0 ms, k8 4096x4096 125.0 ms.
 // summary: every stage at root: K kernels, K-1 intermediates
 #include "image_common.h"
 #include "stencil_chain.h"

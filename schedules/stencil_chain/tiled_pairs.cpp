@@ -1,8 +1,8 @@
 // tiled_pairs: stages fused in pairs: every even stage at root, each odd stage computed per tile
 // of the even stage after it. CUDA: K/2 kernels, K/2-1 intermediates, a 1-pixel halo per tile.
-// Measured 2026-11-30 (bench/results): H200: k2 8192x8192 342.0 us, k4 8192x8192 684.7 us, k8
-// 8192x8192 1366.6 us; 2-core EPYC (Zen 5), 2026-12-01 (bench/results/2026-12-01-cpu-peers): k2
-// 4096x4096 4988.2 us, k4 4096x4096 27.3 ms, k8 4096x4096 117.5 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
+// 342.5 us, k4 8192x8192 850.6 us, k8 8192x8192 1714.5 us; 2-core EPYC (Zen 5): k2 4096x4096
+// 4802.9 us, k4 4096x4096 26.2 ms, k8 4096x4096 64.5 ms.
 // summary: stages fused in pairs: K/2 kernels, small halos
 #include "image_common.h"
 #include "stencil_chain.h"

@@ -3,11 +3,10 @@
 // layer: with 64, ptxas interleaves the two layers' tiles and spills 260-370 bytes), 32x4 threads a
 // block. One launch instead of two, no intermediate; the second layer's tile reads the shared input
 // from L1 and L2, not DRAM. ptxas (sm_90, 128 cap): 128 registers, no spills; each layer's channel
-// loop is 405 SASS instructions for 288 FFMA (71%; 36 weight and 24 input loads). CPU: both outputs
-// per vector of a row.
-// Measured: not yet on the H200 (prediction: within a few % of separate at 1920x1080, compute-bound
-// either way; at 64x64 one launch fewer, about 4 us less). 2-core EPYC (one run, separate 66.3):
-// 960x540x16x16 57.0 ms.
+// loop is 405 SASS instructions for 288 FFMA (71%; 36 weight and 24 input loads). CPU: both
+// outputs per register tile (cpu_layer, compute_with at the tile).
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: 1920x1080x16x16
+// 782.2 us, 64x64x16x16 32.0 us; 2-core EPYC (Zen 5): 960x540x16x16 18.9 ms.
 // summary: both layers in one kernel (compute_with), each thread both layers' tiles in turn
 #include "two_convs_common.h"
 

@@ -3,11 +3,10 @@
 // registers; each weight load feeds 8 multiply-adds, each input load up to 8), 32x4 threads a
 // block; no intermediate. Both kernels read the shared input (133 MB each at C16 1920x1080, from
 // DRAM: it does not fit the 50 MB L2). ptxas (sm_90, 128 cap): 128 registers, no spills; the
-// channel loop is 763 SASS instructions for 576 FFMA (75%; 72 weight and 24 input loads). CPU: rows
-// of all channels in parallel, x vectorized.
-// Measured: not yet on the H200 (prediction at C16 K16 1920x1080: 540-600 us, issue-bound: 9.6 G
-// multiply-adds, 0.40 G warp instructions at ~70% of the issue rate; 64x64: two launches, about 10
-// us). 2-core EPYC (one run): 960x540x16x16 66.3 ms.
+// channel loop is 763 SASS instructions for 576 FFMA (75%; 72 weight and 24 input loads). CPU:
+// register-blocked, a vector x 2 rows x 8 channels a tile (two_convs_common.h, cpu_layer).
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: 1920x1080x16x16
+// 650.5 us, 64x64x16x16 72.1 us; 2-core EPYC (Zen 5): 960x540x16x16 11.6 ms.
 // summary: one kernel per layer (the unfused baseline)
 #include "two_convs_common.h"
 
