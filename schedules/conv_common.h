@@ -79,4 +79,26 @@ inline void weights_in_shared(Func w, const LoopLevel &at, int tx, int ty) {
         .gpu_threads(tx_, ty_);
 }
 
+// The CPU register tile: acc computed at `at` over one vector of columns x 2 rows x kb channels,
+// its extents fixed (bound_extent, bound_storage) and its channel, row and 3x3 tap loops unrolled,
+// so that the 2 kb accumulator vectors stay in registers over the 3x3xC taps.
+inline void cpu_register_tile(Func acc, const RDom &r, const Var &x, const Var &y, const Var &k,
+                              const LoopLevel &at, int lanes, int kb) {
+    acc.compute_at(at)
+        .bound_storage(k, kb)
+        .bound_extent(x, lanes)
+        .bound_extent(y, 2)
+        .reorder(x, k, y)
+        .vectorize(x)
+        .unroll(k, kb, TailStrategy::GuardWithIf)
+        .unroll(y);
+    acc.update()
+        .reorder(x, k, y, r.x, r.y, r.z)
+        .vectorize(x, lanes)
+        .unroll(k, kb, TailStrategy::GuardWithIf)
+        .unroll(y)
+        .unroll(r.x)
+        .unroll(r.y);
+}
+
 }  // namespace fuselab::conv

@@ -76,21 +76,7 @@ void cpu_register_blocked(G &g, const Target &target, int rows = 8, bool unroll_
     }
     g.padded.compute_at(g.out, yi).store_at(g.out, yo).vectorize(g.padded.args()[0], lanes,
                                                                  TailStrategy::GuardWithIf);
-    g.acc.compute_at(g.out, ko)
-        .bound_storage(k, kb)
-        .bound_extent(x, lanes)
-        .bound_extent(y, 2)
-        .reorder(x, k, y)
-        .vectorize(x)
-        .unroll(k, kb, TailStrategy::GuardWithIf)
-        .unroll(y);
-    g.acc.update()
-        .reorder(x, k, y, r.x, r.y, r.z)
-        .vectorize(x, lanes)
-        .unroll(k, kb, TailStrategy::GuardWithIf)
-        .unroll(y)
-        .unroll(r.x)
-        .unroll(r.y);
+    conv::cpu_register_tile(g.acc, r, x, y, k, LoopLevel(g.out, ko), lanes, kb);
     // ConvReluPoolConst: the channels and the channel blocks unrolled too, so that every weight
     // index is a constant, i.e. one scalar parameter (not a select over all of them).
     if (unroll_channels) {

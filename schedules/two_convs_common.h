@@ -45,21 +45,7 @@ void cpu_layer(O &out, W &weights, ConvLayerFuncs &l, const RDom &r, const Var &
     tile(out, TailStrategy::GuardWithIf);
     l.padded.compute_at(out, yi).store_at(out, yo).vectorize(l.padded.args()[0], lanes,
                                                              TailStrategy::GuardWithIf);
-    l.acc.compute_at(out, ko)
-        .bound_storage(k, kb)
-        .bound_extent(x, lanes)
-        .bound_extent(y, 2)
-        .reorder(x, k, y)
-        .vectorize(x)
-        .unroll(k, kb, TailStrategy::GuardWithIf)
-        .unroll(y);
-    l.acc.update()
-        .reorder(x, k, y, r.x, r.y, r.z)
-        .vectorize(x, lanes)
-        .unroll(k, kb, TailStrategy::GuardWithIf)
-        .unroll(y)
-        .unroll(r.x)
-        .unroll(r.y);
+    conv::cpu_register_tile(l.acc, r, x, y, k, LoopLevel(out, ko), lanes, kb);
 }
 
 // One layer's output in its own loop nest. CUDA: thread tiles with acc in registers; with
