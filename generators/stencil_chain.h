@@ -15,7 +15,9 @@ public:
     Output<Buffer<float, 2>> out{"out"};
 
     Var x{"x"}, y{"y"};
-    std::vector<Func> s;  // s[1] .. s[K-1]; s[K] is out
+    // s[1] .. s[K]; out is a copy of s[K], so that a schedule can compute the last stage into
+    // registers and store it as vectors (inlined into out otherwise: the same loop nest).
+    std::vector<Func> s;
 
     void generate();
     void schedule() { apply_schedule(*this, schedule_name, get_target()); }

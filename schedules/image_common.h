@@ -86,8 +86,9 @@ struct LineBufferShape {
     int rows;     // output rows a strip (even; the strip's rows are unrolled)
     int threads;  // CUDA threads a block, along x
     // Store each output row of a strip as 16-byte vectors. Only where `out` reads the last stage
-    // at aligned columns (blur3x3): a vector read at a shifted column of a register array makes
-    // LLVM keep the array in local memory (stencil_chain's stages read x and x + 1).
+    // at aligned columns (blur3x3's bx; stencil_chain's s_K, which out copies): a vector read at a
+    // shifted column of a register array makes LLVM keep the array in local memory (stencil_chain
+    // with s_K inlined reads s_K-1 at x and x + 1).
     bool vector_store = false;
 };
 

@@ -10,9 +10,9 @@
 // of 4 outputs, 60 stage values at 4 each, and 3 LDG.E.128 a row). Stores are 4-byte (a 4-float
 // vector store would read the last stage at shifted columns, which keeps it out of registers). CPU:
 // the same strips, serial inside parallel bands of 32 rows.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
-// 186.7 us, k4 8192x8192 158.8 us, k8 8192x8192 209.9 us; 2-core EPYC (Zen 5): k2 4096x4096
-// 11.8 ms, k4 4096x4096 14.0 ms, k8 4096x4096 54.6 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 185.7 us, k4
+// 8192x8192 159.2 us, k8 8192x8192 208.7 us; 2-core EPYC (Zen 5): k2 4096x4096 12.1 ms, k4
+// 4096x4096 14.2 ms, k8 4096x4096 52.1 ms.
 // summary: register line buffer: one kernel, 4 x 32 outputs a thread, stage rows in registers
 #include "image_common.h"
 #include "stencil_chain.h"
@@ -21,7 +21,7 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(StencilChain, line_buffer) {
     const int K = static_cast<int>(g.s.size()) - 1;
-    image::register_line_buffer(g.s[K], g.x, g.y, g.in, {g.s.begin() + 1, g.s.end() - 1}, K, target,
+    image::register_line_buffer(g.out, g.x, g.y, g.in, {g.s.begin() + 1, g.s.end() - 1}, K, target,
                                 {/*cols=*/4, /*rows=*/32, /*threads=*/64});
 }
 

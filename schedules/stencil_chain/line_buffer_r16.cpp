@@ -3,9 +3,9 @@
 // extra input rows read, from L2, and stage rows recomputed). 1 kernel, no intermediate.
 // ptxas (sm_90, 128 cap), default-size kernel: K = 2: 92 registers, K = 4: 96, K = 8: 117, no
 // spills.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
-// 183.6 us, k4 8192x8192 162.0 us, k8 8192x8192 220.1 us; 2-core EPYC (Zen 5): k2 4096x4096
-// 5020.9 us, k4 4096x4096 11.6 ms, k8 4096x4096 43.1 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 184.3 us, k4
+// 8192x8192 160.7 us, k8 8192x8192 220.3 us; 2-core EPYC (Zen 5): k2 4096x4096 4929.8 us, k4
+// 4096x4096 11.9 ms, k8 4096x4096 40.2 ms.
 // summary: register line buffer, 4 x 16 outputs a thread
 #include "image_common.h"
 #include "stencil_chain.h"
@@ -14,7 +14,7 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(StencilChain, line_buffer_r16) {
     const int K = static_cast<int>(g.s.size()) - 1;
-    image::register_line_buffer(g.s[K], g.x, g.y, g.in, {g.s.begin() + 1, g.s.end() - 1}, K, target,
+    image::register_line_buffer(g.out, g.x, g.y, g.in, {g.s.begin() + 1, g.s.end() - 1}, K, target,
                                 {/*cols=*/4, /*rows=*/16, /*threads=*/64});
 }
 

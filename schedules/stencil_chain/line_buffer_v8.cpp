@@ -4,9 +4,8 @@
 // loads. Built for K = 2 and 4: at K = 8 the stages' rows need more than 128 registers (ptxas
 // spills 92 bytes). 1 kernel, no intermediate. ptxas (sm_90, 128 cap), default-size kernel:
 // K = 2: 92 registers, K = 4: 128, no spills.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
-// 489.8 us, k4 8192x8192 544.7 us; 2-core EPYC (Zen 5): k2 4096x4096 7479.1 us, k4 4096x4096
-// 9781.5 us.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 490.7 us, k4
+// 8192x8192 544.9 us; 2-core EPYC (Zen 5): k2 4096x4096 7746.3 us, k4 4096x4096 9879.2 us.
 // summary: register line buffer, 8 x 32 outputs a thread
 // pipelines: stencil_chain_k2 stencil_chain_k4
 #include "image_common.h"
@@ -16,7 +15,7 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(StencilChain, line_buffer_v8) {
     const int K = static_cast<int>(g.s.size()) - 1;
-    image::register_line_buffer(g.s[K], g.x, g.y, g.in, {g.s.begin() + 1, g.s.end() - 1}, K, target,
+    image::register_line_buffer(g.out, g.x, g.y, g.in, {g.s.begin() + 1, g.s.end() - 1}, K, target,
                                 {/*cols=*/8, /*rows=*/32, /*threads=*/32});
 }
 

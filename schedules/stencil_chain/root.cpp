@@ -1,7 +1,7 @@
 // root: every stage at root. CUDA: K kernels, K-1 intermediates of about W x H floats each.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
-// 475.4 us, k4 8192x8192 951.1 us, k8 8192x8192 1902.5 us; 2-core EPYC (Zen 5): k2 4096x4096
-// 20.3 ms, k4 4096x4096 57.0 ms, k8 4096x4096 125.0 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 484.8 us, k4
+// 8192x8192 969.4 us, k8 8192x8192 1939.4 us; 2-core EPYC (Zen 5): k2 4096x4096 20.6 ms, k4
+// 4096x4096 55.2 ms, k8 4096x4096 125.7 ms.
 // summary: every stage at root: K kernels, K-1 intermediates
 #include "image_common.h"
 #include "stencil_chain.h"
@@ -9,10 +9,11 @@
 namespace fuselab {
 
 FUSELAB_SCHEDULE(StencilChain, root) {
-    for (size_t i = 1; i < g.s.size(); i++) {
-        if (i + 1 < g.s.size()) g.s[i].compute_root();
+    for (size_t i = 1; i + 1 < g.s.size(); i++) {
+        g.s[i].compute_root();
         image::own_loop(g.s[i], g.x, g.y, target);
     }
+    image::own_loop(g.out, g.x, g.y, target);  // s_K inlined into it
 }
 
 }  // namespace fuselab

@@ -1,8 +1,8 @@
 // tiled_pairs: stages fused in pairs: every even stage at root, each odd stage computed per tile
 // of the even stage after it. CUDA: K/2 kernels, K/2-1 intermediates, a 1-pixel halo per tile.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6, 2026-12-01-cpu-s6): H200: k2 8192x8192
-// 342.5 us, k4 8192x8192 850.6 us, k8 8192x8192 1714.5 us; 2-core EPYC (Zen 5): k2 4096x4096
-// 4802.9 us, k4 4096x4096 26.2 ms, k8 4096x4096 64.5 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 354.7 us, k4
+// 8192x8192 709.3 us, k8 8192x8192 1418.4 us; 2-core EPYC (Zen 5): k2 4096x4096 4829.9 us, k4
+// 4096x4096 24.1 ms, k8 4096x4096 66.7 ms.
 // summary: stages fused in pairs: K/2 kernels, small halos
 #include "image_common.h"
 #include "stencil_chain.h"
@@ -15,12 +15,12 @@ FUSELAB_SCHEDULE(StencilChain, tiled_pairs) {
     for (size_t i = 2; i <= K; i += 2) {
         if (i < K) g.s[i].compute_root();
         Halide::LoopLevel tile =
-            image::tiles(g.s[i], g.x, g.y, target, gpu ? 32 : 256, gpu ? 8 : 32);
+            image::tiles(i < K ? g.s[i] : g.out, g.x, g.y, target, gpu ? 32 : 256, gpu ? 8 : 32);
         image::in_tile(g.s[i - 1], tile, g.x, g.y, target);
     }
     if (K % 2 == 1) {  // an odd K leaves the last stage in its own loop nest
         if (K > 1) g.s[K - 1].compute_root();
-        image::own_loop(g.s[K], g.x, g.y, target);
+        image::own_loop(g.out, g.x, g.y, target);
     }
 }
 
