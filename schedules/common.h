@@ -8,9 +8,10 @@ namespace fuselab {
 
 // One pointwise 1-D stage as its own loop nest. CUDA: one kernel, 256 threads a block, each
 // thread `per_thread` consecutive elements as one vector (wide loads). CPU: vectorized and split
-// into parallel tasks. Guarded tails: any N, including 1, is valid.
+// into parallel tasks, `cpu_vectors` native vectors a loop step (independent chains for the
+// out-of-order core to overlap). Guarded tails: any N, including 1, is valid.
 inline void pointwise_1d(Halide::Func f, const Halide::Var &i, const Halide::Target &target,
-                         int per_thread = 4) {
+                         int per_thread = 4, int cpu_vectors = 4) {
     using namespace Halide;
     Var io{i.name() + "_o"}, ii{i.name() + "_i"}, iv{i.name() + "_v"};
     if (target.has_gpu_feature()) {
@@ -19,7 +20,7 @@ inline void pointwise_1d(Halide::Func f, const Halide::Var &i, const Halide::Tar
             .vectorize(iv);
     } else {
         const int lanes = target.natural_vector_size<float>();
-        f.split(i, io, iv, lanes * 4, TailStrategy::GuardWithIf)
+        f.split(i, io, iv, lanes * cpu_vectors, TailStrategy::GuardWithIf)
             .split(io, io, ii, 1024, TailStrategy::GuardWithIf)
             .vectorize(iv)
             .parallel(io);
