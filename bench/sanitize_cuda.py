@@ -6,7 +6,9 @@ Run on the GPU machine with the carried `fuselab` executable:
 
 Each (tool, pipeline) is one process: `fuselab bench --once --check --target cuda` over the
 pipeline's hand-written and hand-scheduled variants at an odd size that straddles their tiles,
-and a second one for its autoscheduled variants at their default size (the sizes they accept).
+and a second one for its autoscheduled variants at the smallest size of AUTO_SIZES they accept
+(probed first without a sanitizer; their default size if none): initcheck of stencil_chain_k8's
+`auto` at its default 8192x8192 ran past 240 s.
 Halide's device-allocation reuse is off (FUSELAB_DEVICE_ALLOCATION_REUSE=0), so that an overrun
 lands outside its allocation. Reports are attributed to variants by the bench's progress lines,
 which it prints (and flushes) before each call; a process that fails is rerun one variant at a
@@ -21,11 +23,15 @@ import os
 import re
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
 TOOLS = ["memcheck", "racecheck", "initcheck", "synccheck"]  # the table's columns
 ODD = {0: "1000003", 1: "1031x517", 3: "263x131x5x17"}  # by the number of x in a size
+# Candidate sizes for the autoscheduled variants, smallest first, by the number of x in a size;
+# each variant takes the first its tiles fit (Halide's autoschedulers split without tail guards).
+AUTO_SIZES = {0: ["1048576", "16777216"], 1: ["1024x1024", "2048x2048", "4096x4096"], 3: []}
 PROGRESS = re.compile(r"^\s*\[\d+\] (\S+)/(\S+)/\S+ (\S+) \.\.\.$")
 REPORT = re.compile(r"^========= (Invalid|Race|Uninitialized|Barrier|Error|Warning|Program hit|"
                     r"Malloc|Cuda|Illegal|Out-of-range|Misaligned|Divergent|Hazard)")
@@ -81,6 +87,23 @@ def run(tool, fuselab, pipeline, schedules, size, log, check=True):
     return errors, reached, clean, wrong, p
 
 
+def accepted_size(fuselab, pipeline, schedule, default_size):
+    """The smallest AUTO_SIZES entry the variant runs (no refusal, no sanitizer), else its
+    default size."""
+    for size in AUTO_SIZES[default_size.count("x")]:
+        with tempfile.NamedTemporaryFile(suffix=".json") as out:
+            cmd = [fuselab, "bench", "--target", "cuda", "--once", "--no-check", "--pipeline",
+                   pipeline, "--size", size, "--schedule", schedule, "--json", out.name]
+            p = subprocess.run(cmd, capture_output=True, text=True, timeout=120)
+            try:
+                records = json.load(open(out.name))["records"]
+            except (ValueError, KeyError):
+                continue
+        if p.returncode == 0 and records and not any("error" in r for r in records):
+            return size
+    return default_size
+
+
 def write(args, results, wrong, t0, meta=None):
     """sanitizers.json and sanitizers.md, from what has run so far (meta: the run's, given)."""
     meta = meta or {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -91,7 +114,9 @@ def write(args, results, wrong, t0, meta=None):
                                    "--format=csv,noheader"], capture_output=True,
                                   text=True).stdout.strip(),
             "sizes": "hand-scheduled variants at " + ", ".join(ODD.values()) +
-                     " (by size format); autoscheduled ones at their default size",
+                     " (by size format); autoscheduled ones at the smallest of " +
+                     ", ".join(s for v in AUTO_SIZES.values() for s in v) +
+                     " (by size format) that they accept, else their default size",
             "device_allocation_reuse": "off", "seconds": round(time.time() - t0)}
     with open(os.path.join(args.out, "sanitizers.json"), "w") as f:
         json.dump({"meta": meta, "results": results, "wrong_outputs": sorted(wrong)}, f, indent=1)
@@ -101,6 +126,7 @@ def write(args, results, wrong, t0, meta=None):
              f"Sizes: {meta['sizes']}. Halide's device-allocation reuse off. "
              f"Each cell: errors reported (\"failed (n)\": the process did not finish). Outputs checked against float64 "
              f"in the same runs: {'all ok' if not wrong else 'WRONG: ' + ', '.join(sorted(wrong))}.",
+             *([f"Merged from: {'; '.join(meta['merged_from'])}."] if meta.get("merged_from") else []),
              "", "| pipeline/schedule | " + " | ".join(tools) + " |",
              "|---|" + "---|" * len(tools)]
     for name in sorted(results):
@@ -155,10 +181,33 @@ def main():
     ap.add_argument("--order", default="memcheck,initcheck,synccheck,racecheck",
                     help="the order the tools run in (racecheck, the slowest, last)")
     ap.add_argument("--pipelines", default="", help="comma-separated; default: all")
+    ap.add_argument("--schedules", default="", help="comma-separated; default: all")
     ap.add_argument("--jobs", type=int, default=6, help="sanitizer processes at once")
+    ap.add_argument("--merge", nargs="+", metavar="SANITIZERS_JSON",
+                    help="write one table in --out from these runs' sanitizers.json (no runs)")
     ap.add_argument("--from-logs", action="store_true",
                     help="rebuild sanitizers.{json,md} in --out from the raw logs there (no runs)")
     args = ap.parse_args()
+    if args.merge:
+        # One table from several runs' sanitizers.json: a later file's cells replace an
+        # earlier one's for the variants it ran (e.g. a rerun of the pipelines that changed).
+        results, wrong, sources = {}, set(), []
+        for path in args.merge:
+            with open(path) as f:
+                part = json.load(f)
+            for variant, cells in part["results"].items():
+                results.setdefault(variant, {}).update(cells)
+            wrong |= set(part.get("wrong_outputs", []))
+            sources.append(f"{path} ({part['meta']['date']}: {len(part['results'])} variants)")
+        first = json.load(open(args.merge[0]))["meta"]
+        meta = dict(first, date=datetime.datetime.now(datetime.timezone.utc).isoformat(
+            timespec="seconds"), command=" ".join([sys.executable] + sys.argv),
+            sizes=" / ".join(dict.fromkeys(json.load(open(p))["meta"]["sizes"] for p in args.merge)),
+            merged_from=sources)
+        os.makedirs(args.out, exist_ok=True)
+        lines = write(args, results, wrong, time.time(), meta)
+        print("\n".join(lines))
+        return 0
     if args.from_logs:
         results = from_logs(args)
         with open(os.path.join(args.out, "sanitizers.json")) as f:
@@ -175,6 +224,10 @@ def main():
         pipelines.setdefault(v["pipeline"], []).append(v)
     if args.pipelines:
         pipelines = {p: vs for p, vs in pipelines.items() if p in args.pipelines.split(",")}
+    if args.schedules:
+        pipelines = {p: [v for v in vs if v["schedule"] in args.schedules.split(",")]
+                     for p, vs in pipelines.items()}
+        pipelines = {p: vs for p, vs in pipelines.items() if vs}
     results = {}  # variant -> tool -> errors
     wrong = set()
     lock = threading.Lock()
@@ -189,8 +242,8 @@ def main():
         log = os.path.join(args.out, f"{tool}.{pipeline}.{'check' if check else 'auto'}.log")
         errors, _, clean, bad, _ = run(tool, args.bin, pipeline, schedules, size, log, check)
         found = {}
-        if clean and errors == 0:
-            found = {s: (0, bad) for s in schedules}
+        if clean and (errors == 0 or len(schedules) == 1):  # each count is one variant's
+            found = {s: (errors, bad) for s in schedules}
         else:
             for s in schedules:
                 e, _, ok, bad1, _ = run(tool, args.bin, pipeline, [s], size, log, check)
@@ -205,19 +258,22 @@ def main():
                   f"({time.time() - t0:.0f} s)", flush=True)
             write(args, results, wrong, t0)  # as it goes: a run cut short keeps what it did
 
+    auto_size = {f"{v['pipeline']}/{v['schedule']}": accepted_size(args.bin, v["pipeline"], v["schedule"], v["default_size"])
+                 for vs in pipelines.values() for v in vs if v["autoscheduler"]}
+    print("autoscheduled variants' sizes: " +
+          ", ".join(f"{n} {s}" for n, s in sorted(auto_size.items())), flush=True)
     jobs = []
     for tool in tools:
         for pipeline, vs in pipelines.items():
             # Hand-scheduled variants at an odd size, outputs checked; autoscheduled ones at
             # their default size (what they accept), unchecked (the tests check them; the
             # float64 reference of a default size costs more than the sanitizer run).
-            for schedules, size, check in [
-                    ([v["schedule"] for v in vs if not v["autoscheduler"]],
-                     ODD[vs[0]["default_size"].count("x")], True),
-                    ([v["schedule"] for v in vs if v["autoscheduler"]], vs[0]["default_size"],
-                     False)]:
-                if schedules:
-                    jobs.append((tool, pipeline, schedules, size, check))
+            hand = [v["schedule"] for v in vs if not v["autoscheduler"]]
+            if hand:
+                jobs.append((tool, pipeline, hand, ODD[vs[0]["default_size"].count("x")], True))
+            for v in vs:
+                if v["autoscheduler"]:
+                    jobs.append((tool, pipeline, [v["schedule"]], auto_size[f"{pipeline}/{v['schedule']}"], False))
     # The processes mostly wait on the host (instrumentation, JIT): several at once on one GPU.
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for f in [pool.submit(job, *j) for j in jobs]:
