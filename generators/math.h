@@ -5,14 +5,33 @@
 
 namespace fuselab {
 
-// e^v on the CPU: Halide's own vectorized polynomial (halide_exp: a range reduction by ln 2 and
-// a degree-7 polynomial, a few ulp), with v clamped to [-87, 88] first. Halide converts
-// v / ln 2 to an int32 exponent and returns inf or 0 outside the float range by that exponent,
-// so a |v| past 2^31 ln 2 would wrap and give a wrong finite answer; clamped, e^v stays finite
-// (e^88 = 1.7e38) and e^-87 = 1.6e-38, the smallest normal's order, which is 0 to any sum with
-// 1 below.
+// e^v on the CPU as 2^k (1 + q), in parts for exp_cpu and tanh_cpu: k = round(v / ln 2), taken
+// as the truncation of v / ln 2 + 128.5 (positive for v >= -88, so truncating rounds; x86 truncates
+// a float vector in one instruction, where Halide's round splits 512-bit vectors in halves),
+// r = v - k ln 2 in two steps (Cody and Waite: ln 2's high part has 12 significant bits, so k
+// ln2_hi is exact), q = e^r - 1 by its Taylor series to r^7 (|r| <= ln 2 / 2: the first term left
+// out, r^8 / 8!, is 1.4e-8 of e^r - 1), 2^k by the exponent's bits. v must lie in [-87, 88], so
+// that 2^k is a normal float: no overflow or underflow branch. Halide's exp has no e^v - 1, which
+// tanh_cpu needs near 0.
+struct ExpParts {
+    Halide::Expr k, two_k, q;  // e^v = two_k (1 + q), two_k = 2^k
+};
+inline ExpParts exp_parts(const Halide::Expr &v) {
+    using Halide::Expr;
+    const Expr k_biased = Halide::cast<int>(v * 1.44269504f + 128.5f);  // k + 128
+    const Expr k = Halide::cast<float>(k_biased - 128);
+    const Expr r = (v - k * 0.693145752f) - k * 1.42860677e-6f;
+    Expr q = 1.0f / 5040;
+    for (float c : {1.0f / 720, 1.0f / 120, 1.0f / 24, 1.0f / 6, 0.5f, 1.0f}) q = q * r + c;
+    const Expr two_k = Halide::reinterpret<float>((k_biased - 1) << 23);  // (k + 127) << 23
+    return {k, two_k, q * r};
+}
+
+// e^v on the CPU, all vector instructions, v clamped to [-87, 88] first: e^88 = 1.7e38 stays
+// finite and e^-87 = 1.6e-38 is the smallest normal's order, which is 0 to any sum with 1.
 inline Halide::Expr exp_cpu(const Halide::Expr &v) {
-    return Halide::exp(Halide::clamp(v, -87.0f, 88.0f));
+    const ExpParts e = exp_parts(Halide::clamp(v, -87.0f, 88.0f));
+    return e.two_k + e.two_k * e.q;
 }
 
 // e^v. On CUDA through the hardware's base-2 exponential (libdevice's __nv_fast_expf:
@@ -35,31 +54,27 @@ inline Halide::Expr div_for(const Halide::Expr &a, const Halide::Expr &b,
 
 // 1 / (1 + e^-v), with the fast exponential and division on CUDA (the IEEE division was a third
 // of the fused chain's instructions). On the CPU through exp_cpu and IEEE division, all vector
-// instructions: at most 3.7e-7 relative over every 16th float (tools/math_check.cpp), no inf or NaN
+// instructions: at most 3.4e-7 relative over every 16th float (tools/math_check.cpp), no inf or NaN
 // for any finite v.
 inline Halide::Expr sigmoid(const Halide::Expr &v, const Halide::Target &target) {
     return div_for(1.0f, 1.0f + exp_for(-v, target), target);
 }
 
 // tanh(v) on the CPU, all in vector instructions (Halide's tanh calls the C library's scalar tanhf
-// once per lane on x86, which made the fused chain compute-bound). Two forms, both computed and
-// blended by |v| (a vector select: lanes never branch):
-// - |v| < 0.55: v P(v^2), P of degree 5 fitted by tools/fit_tanh.py to tanh(v) / v in
-//   relative error: about 1e-7 relative down to the smallest v, where 1 - 2 / (1 + e^2v) would
-//   cancel (at v = 1e-4 its relative error is 6e-4).
-// - otherwise 1 - 2 / (1 + e^2v), with v clamped to [-9, 9]: past 9, tanh is +-1 in float, and
-//   e^18 is far from overflow. No cancellation there (|tanh| > 0.5); about 2e-7 relative.
-// tools/math_check.cpp, against double tanh over every 16th float: at most 3.1e-7 relative.
+// once per lane on x86, which made the fused chain compute-bound): m / (m + 2) with m = e^2v - 1
+// from exp_parts, v clamped to [-9, 9] (past 9 tanh is +-1 in float). m = 2^k q + (2^k - 1) has no
+// cancellation near v = 0, where k = 0 and m = q, so one form holds for every v; the earlier blend
+// of a polynomial for |v| < 0.55 with 1 - 2 / (1 + e^2v) computed both, and the fused chain ran
+// 20% slower with it (25.5 against 20.7 us at 2^16 on one thread of this EPYC, JIT, 2026-12-01).
+// tools/math_check.cpp, against double tanh over every 16th float: at most 2.5e-7 relative.
 inline Halide::Expr tanh_cpu(const Halide::Expr &v) {
-    using Halide::Expr;
-    const Expr u = v * v;
-    Expr p = -0.00623389054f;
-    for (float c : {0.0210384745f, -0.0538424067f, 0.133324578f, -0.333333105f, 1.0f}) {
-        p = p * u + c;
-    }
-    const Expr small = v * p;
-    const Expr large = 1.0f - 2.0f / (1.0f + exp_cpu(2.0f * Halide::clamp(v, -9.0f, 9.0f)));
-    return Halide::select(Halide::abs(v) < 0.55f, small, large);
+    const ExpParts e = exp_parts(2.0f * Halide::clamp(v, -9.0f, 9.0f));
+    // k = 0 takes q itself: Halide's simplifier reassociates the sum into (2^k q + 2^k) - 1, the
+    // cancellation this form avoids (strict_float would stop it, and multiply-add contraction in
+    // the whole pipeline with it). For k != 0, |m| > 0.29 and the reassociated sum loses at most
+    // an ulp of 2^k (1 + q).
+    const Halide::Expr m = Halide::select(e.k == 0.0f, e.q, e.two_k * e.q + (e.two_k - 1.0f));
+    return m / (m + 2.0f);
 }
 
 // tanh(v). On CUDA as 1 - 2 / (1 + e^2v), branch-free, with the fast exponential and
