@@ -2,7 +2,7 @@
 // computed once each as the window slides down (store_at the strip, compute_at the row), so
 // there is neither an intermediate image nor recompute, apart from 2 rows per strip.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: not built for CUDA; 2-core
-// EPYC (Zen 5): 4096x4096 3842.1 us.
+// EPYC (Zen 5): 4096x4096 4421.2 us.
 // summary: line-buffered bx (sliding window): no intermediate, no recompute
 // targets: cpu
 #include "blur3x3.h"

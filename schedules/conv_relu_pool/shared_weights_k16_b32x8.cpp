@@ -8,7 +8,7 @@
 // `shared_weights` at C16. 1 kernel, no intermediate. ptxas (sm_90, 128 cap): 128 registers, no
 // spills.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: 3840x2160x3x16 259.3 us,
-// 1920x1080x16x16 290.9 us, 256x256x64x64 143.2 us; 2-core EPYC (Zen 5): 1920x1080x3x16 5080.9 us.
+// 1920x1080x16x16 290.9 us, 256x256x64x64 143.2 us; 2-core EPYC (Zen 5): 1920x1080x3x16 6278.8 us.
 // summary: shared_weights with 16 channels x 1 pooled px a thread, 32x8 threads a block
 #include "conv_relu_pool_common.h"
 

@@ -5,7 +5,7 @@
 // 305 ULDC) against const_tiled's 2451. 1 kernel, no intermediate. ptxas (sm_90, 128 cap): 128
 // registers, no spills.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: 3840x2160x3x16 333.7 us;
-// 2-core EPYC (Zen 5): 1920x1080x3x16 9218.4 us.
+// 2-core EPYC (Zen 5): 1920x1080x3x16 9962.7 us.
 // summary: const_tiled with the interior blocks partitioned off (no padding selects there)
 #include "conv_relu_pool_common.h"
 

@@ -11,8 +11,8 @@
 // vector store would read the last stage at shifted columns, which keeps it out of registers). CPU:
 // the same strips, serial inside parallel bands of 32 rows.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 185.7 us, k4
-// 8192x8192 159.2 us, k8 8192x8192 208.7 us; 2-core EPYC (Zen 5): k2 4096x4096 12.1 ms, k4
-// 4096x4096 14.2 ms, k8 4096x4096 52.1 ms.
+// 8192x8192 159.2 us, k8 8192x8192 208.7 us; 2-core EPYC (Zen 5): k2 4096x4096 13.2 ms, k4
+// 4096x4096 16.6 ms, k8 4096x4096 56.1 ms.
 // summary: register line buffer: one kernel, 4 x 32 outputs a thread, stage rows in registers
 #include "image_common.h"
 #include "stencil_chain.h"

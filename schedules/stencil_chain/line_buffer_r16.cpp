@@ -4,8 +4,8 @@
 // ptxas (sm_90, 128 cap), default-size kernel: K = 2: 92 registers, K = 4: 96, K = 8: 117, no
 // spills.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 184.3 us, k4
-// 8192x8192 160.7 us, k8 8192x8192 220.3 us; 2-core EPYC (Zen 5): k2 4096x4096 4929.8 us, k4
-// 4096x4096 11.9 ms, k8 4096x4096 40.2 ms.
+// 8192x8192 160.7 us, k8 8192x8192 220.3 us; 2-core EPYC (Zen 5): k2 4096x4096 5510.4 us, k4
+// 4096x4096 13.9 ms, k8 4096x4096 83.3 ms.
 // summary: register line buffer, 4 x 16 outputs a thread
 #include "image_common.h"
 #include "stencil_chain.h"

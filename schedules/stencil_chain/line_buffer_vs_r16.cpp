@@ -6,8 +6,8 @@
 // cap), the largest of its kernels: K = 2: 122 registers, K = 4: 128 with 16 bytes of spills,
 // K = 8: 128.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 138.0 us, k4
-// 8192x8192 145.4 us, k8 8192x8192 211.8 us; 2-core EPYC (Zen 5): k2 4096x4096 4612.6 us, k4
-// 4096x4096 11.5 ms, k8 4096x4096 48.4 ms.
+// 8192x8192 145.4 us, k8 8192x8192 211.8 us; 2-core EPYC (Zen 5): k2 4096x4096 5018.1 us, k4
+// 4096x4096 12.5 ms, k8 4096x4096 49.2 ms.
 // summary: register line buffer with 16-byte stores, 4 x 16 outputs a thread
 #include "image_common.h"
 #include "stencil_chain.h"

@@ -6,7 +6,7 @@
 // spills; the channel loop is 817 SASS instructions for 576 FFMA (71%; 16 global and 36 shared
 // loads). CPU: as `separate`.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: 1920x1080x16x16 603.8 us,
-// 64x64x16x16 43.9 us; 2-core EPYC (Zen 5): 960x540x16x16 11.3 ms.
+// 64x64x16x16 43.9 us; 2-core EPYC (Zen 5): 960x540x16x16 12.4 ms.
 // summary: one kernel per layer, its weights in shared memory, 2 x 2 px x 16 channels
 #include "two_convs_common.h"
 

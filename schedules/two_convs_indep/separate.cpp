@@ -7,7 +7,7 @@
 // vector x 2 rows x 8 channels a tile (two_convs_common.h, cpu_layer).
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: 1920x1080x16x16 656.3 us,
 // 64x64x16x16 73.2 us, 1920x1080x16x16 656.2 us, 64x64x16x16 75.5 us; 2-core EPYC (Zen 5):
-// 960x540x16x16 11.4 ms, 960x540x16x16 11.5 ms.
+// 960x540x16x16 12.8 ms, 960x540x16x16 12.8 ms.
 // summary: one kernel per layer (the unfused baseline)
 #include "two_convs_common.h"
 

@@ -7,7 +7,7 @@
 // loads). CPU: as `separate`.
 // Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: 1920x1080x16x16 603.8 us,
 // 64x64x16x16 43.9 us, 1920x1080x16x16 603.3 us, 64x64x16x16 48.0 us; 2-core EPYC (Zen 5):
-// 960x540x16x16 11.3 ms, 960x540x16x16 11.7 ms.
+// 960x540x16x16 12.4 ms, 960x540x16x16 13.4 ms.
 // summary: one kernel per layer, its weights in shared memory, 2 x 2 px x 16 channels
 #include "two_convs_common.h"
 
