@@ -191,19 +191,21 @@ def main():
     if args.merge:
         # One table from several runs' sanitizers.json: a later file's cells replace an
         # earlier one's for the variants it ran (e.g. a rerun of the pipelines that changed).
-        results, wrong, sources = {}, set(), []
+        parts = []
         for path in args.merge:
             with open(path) as f:
-                part = json.load(f)
+                parts.append(json.load(f))
+        results, wrong = {}, set()
+        for part in parts:
             for variant, cells in part["results"].items():
                 results.setdefault(variant, {}).update(cells)
             wrong |= set(part.get("wrong_outputs", []))
-            sources.append(f"{path} ({part['meta']['date']}: {len(part['results'])} variants)")
-        first = json.load(open(args.merge[0]))["meta"]
-        meta = dict(first, date=datetime.datetime.now(datetime.timezone.utc).isoformat(
-            timespec="seconds"), command=" ".join([sys.executable] + sys.argv),
-            sizes=" / ".join(dict.fromkeys(json.load(open(p))["meta"]["sizes"] for p in args.merge)),
-            merged_from=sources)
+        meta = dict(parts[0]["meta"],
+                    date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+                    command=" ".join([sys.executable] + sys.argv),
+                    sizes=" / ".join(dict.fromkeys(p["meta"]["sizes"] for p in parts)),
+                    merged_from=[f"{path} ({p['meta']['date']}: {len(p['results'])} variants)"
+                                 for path, p in zip(args.merge, parts)])
         os.makedirs(args.out, exist_ok=True)
         lines = write(args, results, wrong, time.time(), meta)
         print("\n".join(lines))
@@ -258,10 +260,11 @@ def main():
                   f"({time.time() - t0:.0f} s)", flush=True)
             write(args, results, wrong, t0)  # as it goes: a run cut short keeps what it did
 
-    auto_size = {f"{v['pipeline']}/{v['schedule']}": accepted_size(args.bin, v["pipeline"], v["schedule"], v["default_size"])
+    auto_size = {(v["pipeline"], v["schedule"]):
+                 accepted_size(args.bin, v["pipeline"], v["schedule"], v["default_size"])
                  for vs in pipelines.values() for v in vs if v["autoscheduler"]}
     print("autoscheduled variants' sizes: " +
-          ", ".join(f"{n} {s}" for n, s in sorted(auto_size.items())), flush=True)
+          ", ".join(f"{p}/{s} {n}" for (p, s), n in sorted(auto_size.items())), flush=True)
     jobs = []
     for tool in tools:
         for pipeline, vs in pipelines.items():
@@ -273,7 +276,8 @@ def main():
                 jobs.append((tool, pipeline, hand, ODD[vs[0]["default_size"].count("x")], True))
             for v in vs:
                 if v["autoscheduler"]:
-                    jobs.append((tool, pipeline, [v["schedule"]], auto_size[f"{pipeline}/{v['schedule']}"], False))
+                    size = auto_size[(pipeline, v["schedule"])]
+                    jobs.append((tool, pipeline, [v["schedule"]], size, False))
     # The processes mostly wait on the host (instrumentation, JIT): several at once on one GPU.
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
         for f in [pool.submit(job, *j) for j in jobs]:
