@@ -129,8 +129,15 @@ function(fuselab_pipeline name)
             set(ptx "")
             if (autoscheduler MATCHES "${target}=([A-Za-z0-9]+)")
                 set(plugin "${CMAKE_MATCH_1}")
-                list(APPEND extra AUTOSCHEDULER "Halide::${plugin}" SCHEDULE schedule_out
-                     PARAMS "autoscheduler.parallelism=${FUSELAB_AUTOSCHEDULER_PARALLELISM_${target}}")
+                set(params "autoscheduler.parallelism=${FUSELAB_AUTOSCHEDULER_PARALLELISM_${target}}")
+                if (target STREQUAL "cuda")
+                    # The plugin's schedule with GuardWithIf for its RoundUp tails, so that no
+                    # kernel reads what its producer did not compute (guarded_autoscheduler.h).
+                    list(APPEND extra AUTOSCHEDULER fuselab_guarded PLUGINS "Halide::${plugin}" SCHEDULE schedule_out
+                         PARAMS ${params} "autoscheduler.base=${plugin}")
+                else ()
+                    list(APPEND extra AUTOSCHEDULER "Halide::${plugin}" SCHEDULE schedule_out PARAMS ${params})
+                endif ()
             endif ()
             if (target STREQUAL "cuda")
                 list(APPEND extra DEVICE_CODE ptx)  # the PTX, for the ledger's registers and spills

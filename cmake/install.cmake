@@ -8,7 +8,8 @@ get_property(variant_libs GLOBAL PROPERTY fuselab_libraries)
 
 target_sources(fuselab_generator_support INTERFACE FILE_SET HEADERS
                BASE_DIRS "${PROJECT_SOURCE_DIR}/generators/support"
-               FILES "${PROJECT_SOURCE_DIR}/generators/support/fuselab/schedule_registry.h")
+               FILES "${PROJECT_SOURCE_DIR}/generators/support/fuselab/schedule_registry.h"
+                     "${PROJECT_SOURCE_DIR}/generators/support/fuselab/guarded_autoscheduler.h")
 set_target_properties(fuselab_generator_support PROPERTIES EXPORT_NAME generator_support)
 set_target_properties(fuselab_halide_runtime PROPERTIES EXPORT_NAME halide_runtime)
 set_target_properties(fuselab_kernels PROPERTIES EXPORT_NAME kernels)

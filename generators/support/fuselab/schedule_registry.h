@@ -7,6 +7,7 @@
 #include <string>
 
 #include "Halide.h"
+#include "fuselab/guarded_autoscheduler.h"
 
 namespace fuselab {
 
