@@ -259,6 +259,18 @@ void print_row(const Row &r, bool cupti) {
     if (!r.trace_error.empty()) std::printf("    error (cupti): %s\n", r.trace_error.c_str());
 }
 
+// The copy bandwidth (copy_bandwidth_gbs's best method) with every method's median in `methods`,
+// so that the report can set a kernel with plain stores beside the plain-store copy.
+double copy_probe(nlohmann::json &methods) {
+    double best = 0;
+    methods = nlohmann::json::object();
+    for (const CopyMethod &c : copy_methods(size_t(1) << 26, 0)) {
+        methods[c.name] = c.median_gbs;
+        best = std::max(best, c.median_gbs);
+    }
+    return best;
+}
+
 nlohmann::json or_null(double x) {
     return std::isnan(x) ? nlohmann::json() : nlohmann::json(x);
 }
@@ -387,7 +399,8 @@ int run_bench(const BenchOptions &opt) {
                                             ? (target == "cuda" ? w.cuda_sizes : w.cpu_sizes)
                                             : std::vector<Size>{parse_size(w, opt.size)};
         const size_t workload_first = rows.size();
-        const double bw_before = probes ? copy_bandwidth_gbs() : 0;
+        nlohmann::json probe_before, probe_after;
+        const double bw_before = probes ? copy_probe(probe_before) : 0;
         for (const Size &size : sizes) {
             std::fprintf(stderr, "  %s %s: preparing inputs%s\n", w.pipeline.c_str(),
                          format_size(size).c_str(), opt.check ? " and the float64 reference" : "");
@@ -425,9 +438,12 @@ int run_bench(const BenchOptions &opt) {
             }
         }
         if (probes) {  // the faster of the two probes: the floor at the best this machine did
-            const double bw_after = copy_bandwidth_gbs();
+            const double bw_after = copy_probe(probe_after);
             const double bw = std::max(bw_before, bw_after);
-            copy_probes[w.pipeline] = {{"before_gbs", bw_before}, {"after_gbs", bw_after}};
+            copy_probes[w.pipeline] = {{"before_gbs", bw_before},
+                                       {"after_gbs", bw_after},
+                                       {"before_methods", probe_before},
+                                       {"after_methods", probe_after}};
             for (size_t i = workload_first; i < rows.size(); i++)
                 rows[i].floor_us = rows[i].min_bytes / (bw * 1e3);
         }

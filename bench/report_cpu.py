@@ -39,11 +39,13 @@ def fmt_us(v):
     return f"{v:.1f} us"
 
 
-def store_floor_factor(meta):
-    """copy bandwidth / the plain-store copy's: how much further a kernel whose stores are plain
+def store_floor_factor(meta, workload):
+    """The floor's copy bandwidth / the plain-store copy's, from the probes beside `workload`
+    (the faster of the two, as for the floor): how much further a kernel whose stores are plain
     (Halide's: each written line is read first) sits from the floor at best."""
-    bw = meta.get("copy_bandwidth_gbs")
-    st = next((m["median_gbs"] for m in meta.get("copy_methods", []) if m["name"] == "vector_store"), None)
+    p = meta.get("copy_probes", {}).get(workload, {})
+    bw = max(p.get("before_gbs") or 0, p.get("after_gbs") or 0)
+    st = max((p.get(k) or {}).get("vector_store") or 0 for k in ("before_methods", "after_methods"))
     return bw / st if bw and st else None
 
 
@@ -100,7 +102,7 @@ def targets_section(groups, meta):
             add(f"best fuselab within {bound}x of the copy floor", wl, size, "-", f"{bound}x", None)
             continue
         ratio = bf["median_us"] / bf["floor_us"]
-        sf = store_floor_factor(meta)
+        sf = store_floor_factor(meta, wl)
         extra = f" ({ratio / sf:.2f}x the plain-store copy's)" if sf else ""
         add(f"best fuselab within {bound}x of the copy floor", wl, size,
             f"{bf['name']} {fmt_us(bf['median_us'])} = {ratio:.2f}x floor {fmt_us(bf['floor_us'])}{extra}",
@@ -146,7 +148,7 @@ def group_section(key, rows, meta):
     if facts:
         out += ["; ".join(facts) + ".", ""]
     rate = "GFLOP/s" if flops else "GB/s"
-    sf = store_floor_factor(meta)
+    sf = store_floor_factor(meta, wl)
     out += [f"| | name | kind | median | min | x floor | x store floor | x best peer | {rate} | threads | check | note |",
             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in sorted(rows, key=lambda r: r.get("median_us") or math.inf):

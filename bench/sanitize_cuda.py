@@ -184,7 +184,8 @@ def main():
     ap.add_argument("--schedules", default="", help="comma-separated; default: all")
     ap.add_argument("--jobs", type=int, default=6, help="sanitizer processes at once")
     ap.add_argument("--merge", nargs="+", metavar="SANITIZERS_JSON",
-                    help="write one table in --out from these runs' sanitizers.json (no runs)")
+                    help="write one table in --out from these runs' sanitizers.json (no runs); with a --bin "
+                         "other than none, only the variants it lists")
     ap.add_argument("--from-logs", action="store_true",
                     help="rebuild sanitizers.{json,md} in --out from the raw logs there (no runs)")
     args = ap.parse_args()
@@ -200,12 +201,20 @@ def main():
             for variant, cells in part["results"].items():
                 results.setdefault(variant, {}).update(cells)
             wrong |= set(part.get("wrong_outputs", []))
+        dropped = []
+        if args.bin != "none":  # keep the variants this build has (a removed one's row goes)
+            listed = json.loads(subprocess.run([args.bin, "list", "--json", "--target", "cuda"],
+                                               capture_output=True, text=True, check=True).stdout)
+            have = {f"{v['pipeline']}/{v['schedule']}" for v in listed}
+            dropped = sorted(v for v in results if v not in have)
+            results = {v: c for v, c in results.items() if v in have}
         meta = dict(parts[0]["meta"],
                     date=datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
                     command=" ".join([sys.executable] + sys.argv),
                     sizes=" / ".join(dict.fromkeys(p["meta"]["sizes"] for p in parts)),
                     merged_from=[f"{path} ({p['meta']['date']}: {len(p['results'])} variants)"
-                                 for path, p in zip(args.merge, parts)])
+                                 for path, p in zip(args.merge, parts)]
+                    + ([f"rows dropped, not in {args.bin}: {', '.join(dropped)}"] if dropped else []))
         os.makedirs(args.out, exist_ok=True)
         lines = write(args, results, wrong, time.time(), meta)
         print("\n".join(lines))
