@@ -5,9 +5,9 @@
 // s_K-1 at x and x + 1, so its stores stay 4-byte). 1 kernel, no intermediate. ptxas (sm_90, 128
 // cap), the largest of its kernels: K = 2: 122 registers, K = 4: 128 with 16 bytes of spills,
 // K = 8: 128.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s7, -cpu-s7): H200: k2 8192x8192 138.0 us, k4
-// 8192x8192 145.4 us, k8 8192x8192 211.8 us; 2-core EPYC (Zen 5): k2 4096x4096 5018.1 us, k4
-// 4096x4096 12.5 ms, k8 4096x4096 49.2 ms.
+// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 137.9 us, k4
+// 8192x8192 145.2 us, k8 8192x8192 211.9 us; 2-core EPYC (Zen 5): k2 4096x4096 5117.5 us, k4
+// 4096x4096 12.2 ms, k8 4096x4096 49.2 ms.
 // summary: register line buffer with 16-byte stores, 4 x 16 outputs a thread
 #include "image_common.h"
 #include "stencil_chain.h"
