@@ -259,15 +259,13 @@ void print_row(const Row &r, bool cupti) {
     if (!r.trace_error.empty()) std::printf("    error (cupti): %s\n", r.trace_error.c_str());
 }
 
-// The copy bandwidth (copy_bandwidth_gbs's best method) with every method's median in `methods`,
-// so that the report can set a kernel with plain stores beside the plain-store copy.
+// The copy bandwidth, with every method's median in `methods`, so that the report can set a
+// kernel with plain stores beside the plain-store copy.
 double copy_probe(nlohmann::json &methods) {
-    double best = 0;
+    std::vector<CopyMethod> all;
+    const double best = copy_bandwidth_gbs(size_t(1) << 26, 0, &all);
     methods = nlohmann::json::object();
-    for (const CopyMethod &c : copy_methods(size_t(1) << 26, 0)) {
-        methods[c.name] = c.median_gbs;
-        best = std::max(best, c.median_gbs);
-    }
+    for (const CopyMethod &c : all) methods[c.name] = c.median_gbs;
     return best;
 }
 

@@ -455,9 +455,11 @@ std::vector<CopyMethod> copy_methods(size_t bytes, int threads, int repeats) {
     return out;
 }
 
-double copy_bandwidth_gbs(size_t bytes, int threads) {
+double copy_bandwidth_gbs(size_t bytes, int threads, std::vector<CopyMethod> *methods) {
+    const std::vector<CopyMethod> all = copy_methods(bytes, threads);
     double best = 0;
-    for (const CopyMethod &c : copy_methods(bytes, threads)) best = std::max(best, c.median_gbs);
+    for (const CopyMethod &c : all) best = std::max(best, c.median_gbs);
+    if (methods) *methods = all;
     return best;
 }
 

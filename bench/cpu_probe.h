@@ -11,13 +11,6 @@
 
 namespace fuselab {
 
-// The best copy this machine does, in GB/s counting bytes read plus bytes written (2 x `bytes`
-// per copy): `threads` threads (0: all hardware threads) each copy one slice of a `bytes`-sized
-// buffer into another, repeated; for each copy method the median over the repeats, and the best
-// method's median is returned. The methods are copy_methods()'s. fuselab's default is a 2^24-float
-// (64 MiB) buffer, past any L3 here, so this is DRAM bandwidth.
-double copy_bandwidth_gbs(size_t bytes = size_t(1) << 26, int threads = 0);
-
 // fp32 FMA peak in GFLOP/s (2 flops per lane per FMA) on `threads` threads (0: all hardware
 // threads), median of several runs. Each thread runs independent chains of vector FMAs on
 // registers only (16 chains of 16 lanes with AVX-512F, 12 of 8 with AVX2 + FMA: more than
@@ -38,6 +31,15 @@ struct CopyMethod {
     int repeats = 0;
 };
 std::vector<CopyMethod> copy_methods(size_t bytes, int threads, int repeats = 11);
+
+// The best copy this machine does, in GB/s counting bytes read plus bytes written (2 x `bytes`
+// per copy): `threads` threads (0: all hardware threads) each copy one slice of a `bytes`-sized
+// buffer into another, repeated; for each copy method the median over the repeats, and the best
+// method's median is returned. The methods are copy_methods()'s. fuselab's default is a 2^24-float
+// (64 MiB) buffer, past any L3 here, so this is DRAM bandwidth. `methods`, if given, receives
+// every method's figures.
+double copy_bandwidth_gbs(size_t bytes = size_t(1) << 26, int threads = 0,
+                          std::vector<CopyMethod> *methods = nullptr);
 
 // "avx512f", "avx2+fma", "sse2" or "generic": the code copy_methods and fma_peak_gflops run here
 // (the environment's FUSELAB_PROBE_ISA=avx2|sse2|generic picks a narrower one, for testing).

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "cpu_probe.h"
 
@@ -15,11 +16,11 @@ int main(int argc, char **argv) {
     const size_t mib = argc > 2 ? std::strtoul(argv[2], nullptr, 10) : 64;
     std::printf("isa %s, threads %d (0: all), buffer %zu MiB\n", fuselab::probe_isa().c_str(),
                 threads, mib);
-    const auto methods = fuselab::copy_methods(mib << 20, threads);
+    std::vector<fuselab::CopyMethod> methods;
+    const double best = fuselab::copy_bandwidth_gbs(mib << 20, threads, &methods);
     std::string json = "{\"isa\": \"" + fuselab::probe_isa() +
                        "\", \"buffer_bytes\": " + std::to_string(mib << 20) +
                        ", \"copy_methods\": [";
-    double best = 0;
     for (size_t i = 0; i < methods.size(); i++) {
         const fuselab::CopyMethod &m = methods[i];
         std::printf("copy %-14s median %7.1f GB/s  best %7.1f GB/s  (%d repeats, read + written)\n",
@@ -30,7 +31,6 @@ int main(int argc, char **argv) {
                       "\"repeats\": %d}",
                       i ? ", " : "", m.name.c_str(), m.median_gbs, m.best_gbs, m.repeats);
         json += item;
-        if (m.median_gbs > best) best = m.median_gbs;
     }
     const bool copy_only = argc > 3 && std::string(argv[3]) == "copy";
     const double peak = copy_only ? 0 : fuselab::fma_peak_gflops(threads);

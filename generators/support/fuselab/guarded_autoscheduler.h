@@ -18,19 +18,19 @@
 namespace fuselab {
 namespace detail {
 
+inline void guard_round_up_tails(Halide::Internal::Definition &d) {
+    for (Halide::Internal::Split &s : d.schedule().splits()) {
+        if (s.tail == Halide::TailStrategy::RoundUp) s.tail = Halide::TailStrategy::GuardWithIf;
+    }
+}
+
 inline void guard_round_up_tails(const Halide::Pipeline &p) {
     std::vector<Halide::Internal::Function> outputs;
     for (const Halide::Func &f : p.outputs()) outputs.push_back(f.function());
     for (auto &kv : Halide::Internal::build_environment(outputs)) {
         Halide::Internal::Function &f = kv.second;
-        auto guard = [](Halide::Internal::Definition &d) {
-            for (Halide::Internal::Split &s : d.schedule().splits()) {
-                if (s.tail == Halide::TailStrategy::RoundUp)
-                    s.tail = Halide::TailStrategy::GuardWithIf;
-            }
-        };
-        guard(f.definition());
-        for (size_t i = 0; i < f.updates().size(); i++) guard(f.update(int(i)));
+        guard_round_up_tails(f.definition());
+        for (size_t i = 0; i < f.updates().size(); i++) guard_round_up_tails(f.update(int(i)));
     }
 }
 
