@@ -1,5 +1,5 @@
 // CPU peers in the bench's own run (issue 15): the inputs the bench made are written as .npy
-// files, `bench/cpu_peers.py` (numpy, numexpr, onnxruntime, OpenCV) computes the same math on
+// files, `peers/cpu_peers.py` (numpy, numexpr, onnxruntime, OpenCV) computes the same math on
 // them and times itself, and its outputs come back to be checked against the same float64
 // reference as fuselab's.
 #pragma once
@@ -19,7 +19,7 @@ struct PeerResult {
     Buffers outputs;  // by output name, Halide order
 };
 
-// Runs `command` (a shell command prefix: "PYTHON bench/cpu_peers.py") on the workload's inputs
+// Runs `command` (a shell command prefix: "PYTHON peers/cpu_peers.py") on the workload's inputs
 // at this size; one result per peer that implements the workload (none: an empty list). Throws
 // Error when the command cannot run at all.
 std::vector<PeerResult> run_cpu_peers(const std::string &command, const Workload &w,

@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
         "--check (so that ncu over the process profiles one call)");
     bench_cmd->add_option("--peers", bench.peers,
                           "CPU runs: the command that times the CPU peers on the same inputs "
-                          "(./fuselab bench passes \"PYTHON bench/cpu_peers.py\")");
+                          "(./fuselab bench passes \"PYTHON peers/cpu_peers.py\")");
     bench_cmd
         ->add_flag("--cupti", bench.cupti,
                    "After timing each CUDA variant, trace 5 more calls with CUPTI: kernels "

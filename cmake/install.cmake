@@ -15,7 +15,7 @@ set_target_properties(fuselab_halide_runtime PROPERTIES EXPORT_NAME halide_runti
 set_target_properties(fuselab_kernels PROPERTIES EXPORT_NAME kernels)
 set_target_properties(fuselab_kernels_registry PROPERTIES EXPORT_NAME kernels_registry)
 
-install(TARGETS fuselab_runtime fuselab_bench fuselab_generator_support
+install(TARGETS fuselab_runtime fuselab_io fuselab_bench fuselab_generator_support
         EXPORT fuselabTargets ARCHIVE DESTINATION lib FILE_SET HEADERS DESTINATION include)
 install(TARGETS ${variant_libs}
         EXPORT fuselabTargets ARCHIVE DESTINATION lib FILE_SET HEADERS DESTINATION include/fuselab/kernels)

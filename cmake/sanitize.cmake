@@ -2,7 +2,7 @@
 # the runtime, CLI and tests with AddressSanitizer and UndefinedBehaviorSanitizer, any UB fatal,
 # and the CPU variants compiled with Halide's `asan` feature so that the generated code is checked
 # too. CUDA is off here (the CUDA variants go through compute-sanitizer on the GPU machine,
-# bench/sanitize_cuda.sh), and so is the Python library (an ASan library cannot load into an
+# gpu/sanitize_cuda.py), and so is the Python library (an ASan library cannot load into an
 # uninstrumented interpreter). Generators come from the main build when it exports them
 # (-Dfuselab-halide_generators_DIR=build/cmake), so that nothing is compiled twice.
 set(FUSELAB_TARGET_FEATURES "-asan" CACHE STRING "" FORCE)

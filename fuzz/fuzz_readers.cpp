@@ -1,4 +1,4 @@
-// libFuzzer target over fuselab's file readers (bench/io.cpp). Every input goes, through
+// libFuzzer target over fuselab's file readers (io/io.cpp). Every input goes, through
 // fmemopen, to both read_npy and read_png: each must either return an array or throw
 // fuselab::Error, never crash, leak or trip a sanitizer. Whatever reads must also round-trip:
 // written as .npy and read back, bit for bit the same; an image written as PNG (8-bit) and read

@@ -14,7 +14,7 @@
 // Blocks whose patches all lie inside the image take a path without the padding checks.
 // Both are specialized for C3 K16 (compile-time C and K: every index a constant; C16 fully unrolled
 // spills); any other shape runs a generic kernel (runtime C, 8 channels a thread, __ldg weights).
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s6): H200: 3840x2160x3x16 hand_const
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s6): H200: 3840x2160x3x16 hand_const
 // 186.5 us, hand_global 248.7 us; the generic kernel 432.0 us at 1920x1080x16x16, 276-277 us at
 // 256x256x64x64.
 #include <cuda_runtime.h>

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs and checks bench/cpu_peers.py end to end, and assembles one CPU run for bench/report_cpu.py
+"""Runs and checks peers/cpu_peers.py end to end, and assembles one CPU run for results/report_cpu.py
 until `fuselab bench` calls the peers itself.
 
 For each workload: writes random inputs in [-1, 1], runs cpu_peers.py on them, and compares

@@ -3,7 +3,7 @@
 # bandwidth of its floor are measured within a minute of each other on a shared machine:
 # for each pipeline, the copy probe, `fuselab bench --pipeline W` (every CPU strategy and size),
 # the CPU peers at fuselab's default CPU size, the probe again (around conv_relu_pool with the FMA
-# peak). Then tools/cpu_run.py --assemble --dir OUT and bench/report_cpu.py.
+# peak). Then tools/cpu_run.py --assemble --dir OUT and results/report_cpu.py.
 #   tools/cpu_run_all.sh OUT [PROBE]     PROBE: tools/cpu_probe_main.cpp built (default /tmp/cpu_probe)
 set -u
 out=$1
@@ -17,7 +17,7 @@ for wl in add_relu pointwise_chain branches branches_indep conv_relu_pool blur3x
     [ "$wl" = conv_relu_pool ] && mode=all
     { date -u +%FT%TZ; uptime; } >> "$out/load.txt"
     "$probe" 0 64 $mode > "$out/$wl.probe_before.txt" 2>&1
-    build/bench/fuselab bench --target cpu --pipeline "$wl" --json "$out/$wl.bench.json" \
+    build/cli/fuselab bench --target cpu --pipeline "$wl" --json "$out/$wl.bench.json" \
         > "$out/$wl.bench.txt" 2> "$out/$wl.bench.err"
     .venv/bin/python tools/cpu_run.py --default-sizes --budget 0.5 --peers-json "$out/$wl.peers.json" "$wl" \
         > "$out/$wl.peers.txt" 2> "$out/$wl.peers.err"

@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Rewrites every schedule file's "// Measured" header comment from one H200 and one CPU run.
 
-    python3 tools/measured_lines.py --h200 bench/results/h200.json --cpu bench/results/cpu.json \
-        --date 2026-12-01 --source "bench/results/2026-12-01-h200-s6, -cpu-s6" [--dry-run]
+    python3 tools/measured_lines.py --h200 results/h200.json --cpu results/cpu.json \
+        --date 2026-12-01 --source "results/runs/2026-12-01-h200-s6, -cpu-s6" [--dry-run]
 
-Both files are in bench/results/h200.json's schema; only their direct fuselab records are read
+Both files are in results/h200.json's schema; only their direct fuselab records are read
 (kind "fuselab" or "seed_cuda", ok, timed). In schedules/<generator>/<strategy>.cpp the Measured
 comment (its line and the comment lines after it, up to a header tag) becomes "Measured DATE
 (SOURCE): H200: <size> <median>, ...; 2-core EPYC (Zen 5): <size> <median>, ...", for every size

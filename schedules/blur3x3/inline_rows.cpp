@@ -2,8 +2,8 @@
 // 34 input rows it needs are loaded once for all 32 output rows (136 loads for 64 outputs
 // instead of 576), and blocks of 64x1 threads, so that each block reads whole 130-float row
 // segments. 1 kernel, no intermediate. Strips of 32 rows beat 16, 24 and 64 (and 128-thread
-// blocks) by 1-7% on the H200 (bench/results/2026-11-30-h200-s5-tuning). CPU: as `inline`.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 8192x8192 143.9 us; 2-core
+// blocks) by 1-7% on the H200 (results/runs/2026-11-30-h200-s5-tuning). CPU: as `inline`.
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 8192x8192 143.9 us; 2-core
 // EPYC (Zen 5): 4096x4096 3239.9 us.
 // summary: bx inlined, 2x32 outputs a thread: one kernel, loads shared between rows
 #include "blur3x3.h"

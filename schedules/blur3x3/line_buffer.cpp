@@ -7,7 +7,7 @@
 // and 64 scalar stores for 64 outputs): 102 loads and 32 stores for 128 outputs. ptxas (sm_90,
 // 128 cap), default-size kernel: 128 registers (the unrolled strip's loads issued early), no
 // spills; 8.1 SASS instructions an output. CPU: the same strips, serial inside parallel bands.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 8192x8192 139.6 us; 2-core
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 8192x8192 139.6 us; 2-core
 // EPYC (Zen 5): 4096x4096 10.5 ms.
 // summary: register line buffer: one kernel, 4 x 32 outputs a thread, bx rows in registers
 #include "blur3x3.h"

@@ -1,7 +1,7 @@
 // sliding (CPU only): a line buffer. Each parallel task walks 64 output rows; bx rows are
 // computed once each as the window slides down (store_at the strip, compute_at the row), so
 // there is neither an intermediate image nor recompute, apart from 2 rows per strip.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: not built for CUDA; 2-core
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: not built for CUDA; 2-core
 // EPYC (Zen 5): 4096x4096 3900.1 us.
 // summary: line-buffered bx (sliding window): no intermediate, no recompute
 // targets: cpu

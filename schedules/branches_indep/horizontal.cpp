@@ -1,7 +1,7 @@
 // horizontal: out2 computed with out1 (compute_with) in one loop nest. CUDA: 1 kernel, each
 // thread loads x and y and writes both outputs: the same 4 x 4N bytes as separate, one launch
 // fewer.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 268435456 771.8 us,
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 268435456 771.8 us,
 // 268435456 1009.3 us; 2-core EPYC (Zen 5): 16777216 5918.7 us, 16777216 8285.9 us.
 // summary: both outputs from one kernel (compute_with)
 #include "branches_common.h"

@@ -8,7 +8,7 @@
 // zero padding's selects stay in the loop (699 instructions a channel against tiled's 703, with
 // 52 loads against 96). Wins from C16 up; at C3 the copy and barrier do not pay (see tiled). CPU:
 // tiled's loop nest (no shared memory there).
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 3840x2160x3x16 253.3 us,
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 3840x2160x3x16 253.3 us,
 // 1920x1080x16x16 283.4 us, 256x256x64x64 153.1 us; 2-core EPYC (Zen 5): 1920x1080x3x16 5474.3 us.
 // summary: tiled with the weights in shared memory, 1 pooled pixel x 16 channels a thread
 #include "conv_relu_pool_common.h"

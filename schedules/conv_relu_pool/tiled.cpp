@@ -12,7 +12,7 @@
 // registers, the padded input in a sliding window of rows): 1.25-1.4x faster than the
 // autoscheduler's (Adams2019) form and 62-68% of the FMA peak measured beside it (was 4x slower
 // than auto with one accumulator vector a conv pixel).
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 3840x2160x3x16 242.1 us,
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 3840x2160x3x16 242.1 us,
 // 1920x1080x16x16 304.9 us, 256x256x64x64 201.2 us; 2-core EPYC (Zen 5): 1920x1080x3x16 5435.9 us.
 // summary: conv+relu in registers inside each pool thread, 2 pooled pixels x 8 channels a thread
 #include "conv_relu_pool_common.h"

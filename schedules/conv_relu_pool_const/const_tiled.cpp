@@ -15,7 +15,7 @@
 // on the H200 (below), against a prediction of 205-215 us made for the scalars in [c][ky][kx][k]
 // order (a tap's 16 weights adjacent, read in ULDC.64 pairs); the runtime passes them in the
 // weights' dense order (kx fastest), which is what ran. Not yet measured in the other order.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 3840x2160x3x16 362.4 us;
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 3840x2160x3x16 362.4 us;
 // 2-core EPYC (Zen 5): 1920x1080x3x16 9735.0 us.
 // summary: fused conv+relu+pool, weights as kernel parameters, 1 pooled px x 16 channels a thread
 #include "conv_relu_pool_common.h"

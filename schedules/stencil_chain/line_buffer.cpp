@@ -10,7 +10,7 @@
 // of 4 outputs, 60 stage values at 4 each, and 3 LDG.E.128 a row). Stores are 4-byte (a 4-float
 // vector store would read the last stage at shifted columns, which keeps it out of registers). CPU:
 // the same strips, serial inside parallel bands of 32 rows.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 186.2 us, k4
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 186.2 us, k4
 // 8192x8192 159.4 us, k8 8192x8192 207.2 us; 2-core EPYC (Zen 5): k2 4096x4096 13.1 ms, k4
 // 4096x4096 15.2 ms, k8 4096x4096 56.7 ms.
 // summary: register line buffer: one kernel, 4 x 32 outputs a thread, stage rows in registers

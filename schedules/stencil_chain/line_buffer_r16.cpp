@@ -3,7 +3,7 @@
 // extra input rows read, from L2, and stage rows recomputed). 1 kernel, no intermediate.
 // ptxas (sm_90, 128 cap), default-size kernel: K = 2: 92 registers, K = 4: 96, K = 8: 117, no
 // spills.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 184.2 us, k4
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 184.2 us, k4
 // 8192x8192 161.9 us, k8 8192x8192 220.1 us; 2-core EPYC (Zen 5): k2 4096x4096 5194.4 us, k4
 // 4096x4096 12.0 ms, k8 4096x4096 44.8 ms.
 // summary: register line buffer, 4 x 16 outputs a thread

@@ -4,7 +4,7 @@
 // loads. Built for K = 2 and 4: at K = 8 the stages' rows need more than 128 registers (ptxas
 // spills 92 bytes). 1 kernel, no intermediate. ptxas (sm_90, 128 cap), default-size kernel:
 // K = 2: 92 registers, K = 4: 128, no spills.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 490.4 us, k4
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 490.4 us, k4
 // 8192x8192 546.3 us; 2-core EPYC (Zen 5): k2 4096x4096 8330.2 us, k4 4096x4096 11.2 ms.
 // summary: register line buffer, 8 x 32 outputs a thread
 // pipelines: stencil_chain_k2 stencil_chain_k4

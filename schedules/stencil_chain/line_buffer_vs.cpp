@@ -4,7 +4,7 @@
 // array out of local memory (`line_buffer` inlines s_K into out, which then reads s_K-1 at x and
 // x + 1, so its stores stay 4-byte). 1 kernel, no intermediate. ptxas (sm_90, 128 cap), the
 // largest of its kernels: K = 2: 128 registers, K = 4: 128, K = 8: 128 with 16 bytes of spills.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 141.8 us, k4
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 141.8 us, k4
 // 8192x8192 145.9 us, k8 8192x8192 201.7 us; 2-core EPYC (Zen 5): k2 4096x4096 11.1 ms, k4
 // 4096x4096 13.4 ms, k8 4096x4096 82.5 ms.
 // summary: register line buffer with 16-byte stores, 4 x 32 outputs a thread

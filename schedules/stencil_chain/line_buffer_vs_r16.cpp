@@ -5,7 +5,7 @@
 // s_K-1 at x and x + 1, so its stores stay 4-byte). 1 kernel, no intermediate. ptxas (sm_90, 128
 // cap), the largest of its kernels: K = 2: 122 registers, K = 4: 128 with 16 bytes of spills,
 // K = 8: 128.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 137.9 us, k4
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 137.9 us, k4
 // 8192x8192 145.2 us, k8 8192x8192 211.9 us; 2-core EPYC (Zen 5): k2 4096x4096 5117.5 us, k4
 // 4096x4096 12.2 ms, k8 4096x4096 49.2 ms.
 // summary: register line buffer with 16-byte stores, 4 x 16 outputs a thread

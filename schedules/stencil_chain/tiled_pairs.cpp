@@ -1,6 +1,6 @@
 // tiled_pairs: stages fused in pairs: every even stage at root, each odd stage computed per tile
 // of the even stage after it. CUDA: K/2 kernels, K/2-1 intermediates, a 1-pixel halo per tile.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 377.3 us, k4
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: k2 8192x8192 377.3 us, k4
 // 8192x8192 744.7 us, k8 8192x8192 1611.0 us; 2-core EPYC (Zen 5): k2 4096x4096 5294.0 us, k4
 // 4096x4096 27.7 ms, k8 4096x4096 72.3 ms.
 // summary: stages fused in pairs: K/2 kernels, small halos

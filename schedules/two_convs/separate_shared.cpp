@@ -5,7 +5,7 @@
 // inwards (no channel guard). 2 kernels, no intermediate. ptxas (sm_90, 128 cap): 128 registers, no
 // spills; the channel loop is 817 SASS instructions for 576 FFMA (71%; 16 global and 36 shared
 // loads). CPU: as `separate`.
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 1920x1080x16x16 600.7 us,
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 1920x1080x16x16 600.7 us,
 // 64x64x16x16 43.7 us; 2-core EPYC (Zen 5): 960x540x16x16 11.9 ms.
 // summary: one kernel per layer, its weights in shared memory, 2 x 2 px x 16 channels
 #include "two_convs_common.h"

@@ -5,7 +5,7 @@
 // saved. ptxas (sm_90, 128 cap): 128 registers, no spills; each layer's channel loop is 405 SASS
 // instructions for 288 FFMA (71%; 36 weight and 24 input loads). CPU: both outputs per register
 // tile (cpu_layer, compute_with at the tile).
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 1920x1080x16x16 781.7 us,
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 1920x1080x16x16 781.7 us,
 // 64x64x16x16 30.7 us, 1920x1080x16x16 800.8 us, 64x64x16x16 33.9 us; 2-core EPYC (Zen 5):
 // 960x540x16x16 19.3 ms, 960x540x16x16 24.9 ms.
 // summary: both layers in one kernel (compute_with), each thread both layers' tiles in turn

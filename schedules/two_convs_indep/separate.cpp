@@ -5,7 +5,7 @@
 // reads. ptxas (sm_90, 128 cap): 128 registers, no spills; the channel loop is 763 SASS
 // instructions for 576 FFMA (75%; 72 weight and 24 input loads). CPU: register-blocked, a
 // vector x 2 rows x 8 channels a tile (two_convs_common.h, cpu_layer).
-// Measured 2026-12-01 (bench/results/2026-12-01-h200-s8, -cpu-s8): H200: 1920x1080x16x16 650.3 us,
+// Measured 2026-12-01 (results/runs/2026-12-01-h200-s8, -cpu-s8): H200: 1920x1080x16x16 650.3 us,
 // 64x64x16x16 72.3 us, 1920x1080x16x16 651.1 us, 64x64x16x16 74.6 us; 2-core EPYC (Zen 5):
 // 960x540x16x16 12.0 ms, 960x540x16x16 12.7 ms.
 // summary: one kernel per layer (the unfused baseline)

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Gathers what a GPU-machine call needs into .carry/ (ignored by git; name .carry in the device
+# tool's `carry`): the fuselab CLI, the test executable, libfuselab.so and CUPTI from the build in
+# $1 (default build/), packed as .carry/bin.tar.xz (the PTX inside compresses 5x, and a call
+# carries 64 MiB at most). On the GPU machine, `bash gpu/carry.sh --unpack` puts them back:
+# .carry/{fuselab,fuselab_tests,libcupti.so.12} and python/fuselab/libfuselab.so.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+if [ "${1:-}" = "--unpack" ]; then
+    tar xJf "$root/.carry/bin.tar.xz" -C "$root/.carry"
+    mv "$root/.carry/libfuselab.so" "$root/python/fuselab/libfuselab.so"
+    exit 0
+fi
+build="${1:-$root/build}"
+stage="$(mktemp -d)"
+cp "$build/cli/fuselab" "$build/tests/fuselab_tests" "$build/python/libfuselab.so" "$stage/"
+cp "$root"/.venv/lib/python3*/site-packages/nvidia/cuda_cupti/lib/libcupti.so.12 "$stage/"
+rm -rf "$root/.carry" && mkdir -p "$root/.carry"
+tar cJf "$root/.carry/bin.tar.xz" -C "$stage" .
+rm -rf "$stage"
+(cd "$root" && git rev-parse HEAD > .carry/commit && git status --porcelain > .carry/status)
+du -sh "$root/.carry"

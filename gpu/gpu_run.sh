@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, in parts that each fit one device call (10 minutes), with executables
+# built on the CPU machine and carried in $BIN (no Halide there): fuselab, fuselab_tests,
+# libcupti.so.12, and libfuselab.so at python/fuselab/. Logs and JSON go to $OUT.
+#   tests     fuselab_tests (every variant against float64, CUDA included), the CLI's CUDA sweep
+#             (tests/test_cli_sweep.py), the Python package on numpy and on torch tensors
+#   sanitize  every CUDA variant through compute-sanitizer (gpu/sanitize_cuda.py)
+#   fuselab   `fuselab bench --target cuda` (events and host), then its --cupti run (launches,
+#             kernel time) in a second process
+#   peers     PyTorch peers (peers/peers.py: eager, compile, reduce-overhead, max-autotune,
+#             dynamic; cudnn.benchmark on; ~8 minutes, bounded by its --time-budget of 540 s);
+#             PEERS_ARGS passes arguments (e.g. --workload lists, --skip-autotune)
+#   peers1, peers2  the same in two device calls: the pointwise and stencil workloads (~2.5 min),
+#             then the convs with max-autotune (~6 min); each merges the halves there are into
+#             peers.json (peers.py --merge)
+#   torch     fuselab called from PyTorch and captured in CUDA graphs (peers/torch_bench.py)
+#   sweeps    the conv under several JIT register caps, and the launch-cost sweep (seed §1.5)
+#   ncu       Nsight Compute's DRAM bytes for every CUDA variant (gpu/ncu_run.sh), resumable
+#   stalls    the conv's issue rate and warp stalls (gpu/ncu_stalls.sh)
+# Then python3 results/report.py --run DIR --out results on the folder they wrote.
+# ARCHIVE=FILE also packs $OUT into FILE at the end: the device tool brings back at most 8 files.
+set -uo pipefail
+BIN="${BIN:-.carry}"
+OUT="${OUT:-/tmp/fuselab-gpu}"
+ARCHIVE="${ARCHIVE:-}"
+mkdir -p "$OUT"
+export PYTHONUNBUFFERED=1
+# --cupti's library: the copy carried beside the executables, unless the caller chose one.
+if [ -z "${FUSELAB_CUPTI_LIB:-}" ] && [ -f "$BIN/libcupti.so.12" ]; then
+    export FUSELAB_CUPTI_LIB="$BIN/libcupti.so.12"
+fi
+machine() {
+    {
+        date -u +%Y-%m-%dT%H:%M:%SZ
+        nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+        grep -m1 "model name" /proc/cpuinfo; nproc
+        python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)'
+    } > "$OUT/machine$1.txt" 2>&1
+}
+for part in "$@"; do
+    t0=$SECONDS
+    case "$part" in
+    tests)
+        machine ""
+        "$BIN/fuselab_tests" > "$OUT/tests.log" 2>&1
+        echo "fuselab_tests: exit $? ($(grep -cE '^\[       OK \]' "$OUT/tests.log") ok)"
+        grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/tests.log" | head -20
+        python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --jobs "${SWEEP_JOBS:-8}" > "$OUT/sweep_cuda.log" 2>&1
+        echo "CLI sweep (cuda): exit $?"; tail -2 "$OUT/sweep_cuda.log"
+        python3 tests/test_python.py "$BIN/fuselab" > "$OUT/python.log" 2>&1
+        echo "Python package (numpy): exit $?"; tail -3 "$OUT/python.log"
+        python3 tests/test_torch.py > "$OUT/torch_tests.log" 2>&1
+        echo "Python package (torch): exit $?"; tail -4 "$OUT/torch_tests.log"
+        ;;
+    sanitize)
+        python3 gpu/sanitize_cuda.py --bin "$BIN/fuselab" --out "$OUT/sanitizers" > "$OUT/sanitize.log" 2>&1
+        echo "sanitizers: exit $?"; tail -4 "$OUT/sanitize.log"
+        ;;
+    fuselab)
+        machine "_bench"
+        # shellcheck disable=SC2086
+        "$BIN/fuselab" bench --target cuda --json "$OUT/bench_cuda.json" ${BENCH_ARGS:-} \
+            2>"$OUT/bench_cuda.err" > "$OUT/bench_cuda.txt"
+        echo "bench: exit $?"; grep -cE " ok | WRONG | ERROR" "$OUT/bench_cuda.txt"; tail -3 "$OUT/bench_cuda.txt"
+        [ -z "${SKIP_CUPTI:-}" ] || { echo "== $part: $((SECONDS - t0)) s (no --cupti run)"; continue; }
+        # Launches and kernel-only time in a second process, so that no CUPTI is loaded while the
+        # first is timed (report.py merges them).
+        "$BIN/fuselab" bench --target cuda --cupti --no-check --budget 0.05 --device-budget 0.01 \
+            --json "$OUT/bench_cupti.json" 2>>"$OUT/bench_cuda.err" > "$OUT/bench_cupti.txt"
+        echo "bench --cupti: exit $?"; grep -c MISMATCH "$OUT/bench_cupti.txt"
+        ;;
+    peers)
+        machine "_peers"
+        # shellcheck disable=SC2086
+        python3 peers/peers.py --json "$OUT/peers.json" ${PEERS_ARGS:-} 2>"$OUT/peers.err" > "$OUT/peers.txt"
+        echo "peers: exit $?"; tail -3 "$OUT/peers.txt"
+        ;;
+    peers1 | peers2)
+        machine "_peers"
+        if [ "$part" = peers1 ]; then
+            sel="--workload add_relu --workload pointwise_chain --workload branches --workload branches_indep --workload blur3x3 --workload stencil_chain_k2 --workload stencil_chain_k4 --workload stencil_chain_k8"
+        else
+            sel="--workload conv_relu_pool --workload two_convs --workload two_convs_indep"
+        fi
+        # shellcheck disable=SC2086
+        python3 peers/peers.py $sel --json "$OUT/$part.json" ${PEERS_ARGS:-} 2>"$OUT/$part.err" > "$OUT/$part.txt"
+        echo "$part: exit $?"; tail -3 "$OUT/$part.txt"
+        halves=$(for p in peers1 peers2; do [ -f "$OUT/$p.json" ] && echo "$OUT/$p.json"; done)
+        # shellcheck disable=SC2086
+        python3 peers/peers.py --merge $halves --json "$OUT/peers.json" > "$OUT/peers.txt" 2>>"$OUT/$part.err"
+        echo "peers.json: merge exit $?, from" "$halves"
+        ;;
+    torch)
+        python3 peers/torch_bench.py --json "$OUT/torch_bench.json" 2>"$OUT/torch_bench.err" > "$OUT/torch_bench.txt"
+        echo "torch_bench: exit $?"; tail -3 "$OUT/torch_bench.txt"
+        ;;
+    sweeps)
+        # Register pressure (seed §1.6): the largest fused kernel under several JIT register caps.
+        for r in 64 96 128 168 255; do
+            HL_CUDA_JIT_MAX_REGISTERS=$r "$BIN/fuselab" bench --target cuda --pipeline conv_relu_pool \
+                --schedule tiled --no-check --budget 0.3 --json "$OUT/bench_cuda_regs$r.json" \
+                2>>"$OUT/bench_cuda.err" >> "$OUT/bench_cuda_regs.txt"
+        done
+        # Launch cost against traffic (seed §1.5): add_relu and pointwise_chain, N = 2^10..2^28.
+        for p in add_relu pointwise_chain; do
+            for e in 10 12 14 16 18 20 22 24 26 28; do
+                "$BIN/fuselab" bench --target cuda --pipeline "$p" --size $((1 << e)) --no-check --budget 0.2 \
+                    --device-budget 0.1 --json "/tmp/sweep_${p}_$e.json" > /dev/null 2>>"$OUT/bench_cuda.err"
+            done
+        done
+        python3 -c 'import json, glob, sys; json.dump([r for f in sorted(glob.glob("/tmp/sweep_*.json")) for r in json.load(open(f))["records"]], sys.stdout, indent=1)' > "$OUT/sweep.json"
+        ;;
+    ncu)
+        bash gpu/ncu_run.sh "$OUT/ncu"
+        python3 results/ncu_table.py "$OUT/ncu" > "$OUT/ncu.md"
+        ;;
+    stalls)
+        bash gpu/ncu_stalls.sh "$OUT/stalls" conv_relu_pool 3840x2160x3x16 \
+            tiled shared_weights hand_const hand_global > "$OUT/stalls.md"
+        ;;
+    *) echo "gpu_run.sh: unknown part '$part'"; exit 2 ;;
+    esac
+    echo "== $part: $((SECONDS - t0)) s"
+done
+[ -z "$ARCHIVE" ] || tar czf "$ARCHIVE" -C "$OUT" .

@@ -1,0 +1,376 @@
+#!/usr/bin/env python3
+"""One GPU session's runs into the results: h200.json, h200.md, h200.png.
+
+    python3 results/report.py --run DIR --out results
+    python3 results/report.py --plot results/h200.json --out results   # only h200.png, from the table
+
+DIR holds what that session's device calls brought back (gpu/gpu_run.sh and the scripts it
+runs): machine.txt; bench_cuda.json (`fuselab bench --target cuda`: fuselab's strategies and the
+hand-written CUDA kernels), and any bench_*.json of pipelines it did not reach; peers.json
+(peers/peers.py: PyTorch eager, torch.compile and its modes, same machine, same sizes);
+torch_*.json (peers/torch_bench.py: fuselab called from PyTorch, kinds fuselab_torch and
+fuselab_graph, beside eager and reduce-overhead); list.json (`fuselab list --json` of the
+binaries that ran: registers, spills, shared memory per kernel); optionally bench_cupti.json.
+floor_us is the larger of the bytes floor (fewest bytes / the device copy bandwidth measured in
+the same session) and, for the convs, the arithmetic floor at the fp32 datasheet rate (67 TFLOP/s,
+a lead, not a measurement). median_us is the measure each record's `timing` names: "events"
+(CUDA events around each call after a 256 MB L2 flush) or "host"; host_us is wall clock per call
+over back-to-back batches of at least 20 ms ending with a device sync.
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+
+FP32_PEAK_FLOPS = 67e12  # H200 SXM datasheet fp32 (a lead, not a measurement)
+
+# Issue 14's absolute targets: (workload, size, bound on fuselab's best, text). Beside them, every
+# (workload, size) with peers must have fuselab's best at or below the best peer's median.
+TARGETS = [
+    ("stencil_chain_k2", "8192x8192", 150, "<= 150 us"),
+    ("stencil_chain_k4", "8192x8192", 200, "<= 200 us"),
+    ("stencil_chain_k8", "8192x8192", 300, "<= 300 us"),
+    ("conv_relu_pool", "3840x2160x3x16", 190, "<= 190 us"),
+]
+BLUR = ("blur3x3", "8192x8192", 0.90)  # at least this fraction of the copy bandwidth
+FUSELAB_KINDS = ("fuselab",)  # "fuselab's best": the Halide strategies (hand-written CUDA apart)
+
+
+def load(path):
+    with open(path) as f:
+        return json.load(f)
+
+
+def fuselab_timing(r):
+    """(timing, host_us) of a fuselab bench record; one from before event timing has neither
+    field, and its median_us was the host figure."""
+    if "timing" in r:
+        return r.get("timing"), r.get("host_us")
+    return ("host", r.get("median_us")) if r.get("median_us") is not None else (None, None)
+
+
+def us(x):
+    return "-" if x is None else f"{x:.1f}"
+
+
+def sweep_section(sweep):
+    """The seed's §1.5 model, time = launches x t_launch + bytes / bandwidth, fitted by least
+    squares over every Halide variant of the sweep (bytes: the fewest, plus each intermediate
+    written and read once). On host wall times (host_us): the launch cost is what the model is
+    about, and the event measure hides it behind the L2 flush."""
+    sweep = [{**r, "median_us": fuselab_timing(r)[1]} for r in sweep]
+    sweep = [r for r in sweep if r["median_us"]]
+    out = ["## Launch cost against traffic (seed §1.5): N = 2^10 .. 2^28", "",
+           "Host wall clock per call (host us: back-to-back batches, a device sync per batch).", ""]
+    names = sorted({(r["workload"], r["name"]) for r in sweep})
+    sizes = sorted({int(r["size"]) for r in sweep})
+    out += ["| workload | name | kernels | " + " | ".join(f"2^{n.bit_length() - 1}" for n in sizes) + " |",
+            "|---|---|---|" + "---|" * len(sizes)]
+    for wl, name in names:
+        rs = {int(r["size"]): r for r in sweep if (r["workload"], r["name"]) == (wl, name)}
+        k = next(iter(rs.values())).get("kernels")
+        out.append(f"| {wl} | {name} | {k if k is not None else '-'} | " +
+                   " | ".join(f"{rs[n]['median_us']:.1f}" if n in rs else "-" for n in sizes) + " |")
+    fit = [r for r in sweep if r["kind"] == "fuselab" and r.get("kernels") and r.get("intermediate_bytes") is not None
+           and r["name"] != "auto"]
+    if fit:
+        # Least squares by the 2x2 normal equations (plain Python: the GPU machine's python3 may
+        # lack numpy).
+        rows = [(r["kernels"], (r["min_bytes"] + 2 * r["intermediate_bytes"]) / 1e9) for r in fit]
+        t = [r["median_us"] for r in fit]
+        skk = sum(k * k for k, _ in rows)
+        skg = sum(k * g for k, g in rows)
+        sgg = sum(g * g for _, g in rows)
+        skt = sum(k * y for (k, _), y in zip(rows, t))
+        sgt = sum(g * y for (_, g), y in zip(rows, t))
+        det = skk * sgg - skg * skg
+        t_launch = (skt * sgg - sgt * skg) / det
+        us_per_gb = (sgt * skk - skt * skg) / det
+        pred = [t_launch * k + us_per_gb * g for k, g in rows]
+        worst = max(abs(p - m) / m for p, m in zip(pred, t))
+        out += ["", f"Fit over {len(fit)} hand-scheduled Halide runs: t_launch = {t_launch:.2f} us per kernel, "
+                f"bandwidth = {1e6 / us_per_gb:.0f} GB/s; the largest relative miss is {100 * worst:.0f}%."]
+        seed = {int(r["size"]): r["median_us"] for r in sweep if r["name"] == "seed_unfused"}
+        seed1 = {int(r["size"]): r["median_us"] for r in sweep if r["name"] == "seed_fused"}
+        small = [n for n in sizes if n in seed and n in seed1 and n <= 1 << 16]
+        if small:
+            bare = sum(seed[n] - seed1[n] for n in small) / len(small)
+            out.append(f"A bare CUDA launch (the seed's second kernel, N <= 2^16): {bare:.2f} us.")
+        pc = {(int(r["size"]), r["name"]): r["median_us"] for r in sweep if r["workload"] == "pointwise_chain"}
+        ratios = [f"2^{n.bit_length() - 1}: {pc[(n, 'unfused')] / pc[(n, 'fused')]:.1f}x" for n in sizes
+                  if (n, "unfused") in pc and (n, "fused") in pc]
+        out.append("pointwise_chain unfused / fused (the seed's predicted ~100x): " + ", ".join(ratios) + ".")
+    return out + [""]
+
+
+def peer_record(r):
+    return {"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": "peer",
+            "median_us": r.get("median_us"),
+            "timing": r.get("timing", "events") if r.get("median_us") is not None else None,
+            "host_us": r.get("host_us"), "kernels": None, "intermediate_bytes": None,
+            "min_bytes": r.get("min_bytes"), "flops": None, "ok": r.get("ok"),
+            "rel_err": r.get("max_rel_err"), "error": r.get("error"), "compile_s": r.get("compile_s")}
+
+
+def graph_section(records):
+    """Seed §1.1 against §1.2: what a CUDA graph (no launch cost) saves the multi-kernel
+    strategies, against what fusion saves."""
+    g = {(r["workload"], r["size"], r["name"]): r for r in records if r["kind"] == "fuselab_graph"}
+    out = ["## CUDA graphs: launches against traffic (seed §1.1 against §1.2)", "",
+           "fuselab called through the Python package on torch CUDA tensors, directly and replayed from a "
+           "CUDA graph captured on a side stream (`_graph`), beside torch eager and torch.compile "
+           "`reduce-overhead` (itself a CUDA graph). `launch share` is how much of unfused's loss against fused "
+           "the graph removes: (unfused - unfused_graph) / (unfused - fused_graph); the rest is intermediate "
+           "traffic, which no graph removes.", "",
+           "| workload | size | strategy | kernels | direct us | graph us | fused graph us | launch share |",
+           "|---|---|---|---|---|---|---|---|"]
+    for (wl, size, name), r in sorted(g.items()):
+        if name.endswith("_graph") or name == "fused":
+            continue
+        rg, fg = g.get((wl, size, name + "_graph")), g.get((wl, size, "fused_graph"))
+        if not rg or not fg or not r.get("median_us") or not rg.get("median_us"):
+            continue
+        loss = r["median_us"] - fg["median_us"]
+        share = (r["median_us"] - rg["median_us"]) / loss if loss > 0 else float("nan")
+        out.append(f"| {wl} | {size} | {name} | {r.get('kernels') or '-'} | {r['median_us']:.1f} | "
+                   f"{rg['median_us']:.1f} | {fg['median_us']:.1f} | {100 * share:.0f}% |")
+    return out + [""]
+
+
+def resources_section(listed):
+    """Seed §1.6: registers, spills and shared memory of every CUDA kernel (ptxas, build time)."""
+    out = ["## Registers, spills and shared memory per CUDA kernel (seed §1.6)", "",
+           "From `fuselab list --json` of the binaries that ran: ptxas -arch=sm_90 on each variant's PTX "
+           "under the runtime's 128-register cap (build time); shared memory per block is static plus "
+           "Halide's dynamic where the statement gives it as a constant (`launch`: sized at each launch).", "",
+           "| variant | kernel | registers | spill store B | spill load B | shared B | threads |",
+           "|---|---|---|---|---|---|---|"]
+    for v in listed:
+        for k in v.get("cuda_kernels", []):
+            sh = k["shared_bytes"] if k["shared_bytes"] is not None else "launch"
+            out.append(f"| {v['pipeline']}/{v['schedule']} | {k['name']} | {k['registers']} | "
+                       f"{k['spill_store_bytes']} | {k['spill_load_bytes']} | {sh} | {k['threads'] or '-'} |")
+    return out + [""]
+
+
+def chart(records, path):
+    """h200.png: one panel per (workload, size) in the records' order, bars fastest first. The
+    --run path and --plot (from h200.json, whose records are the same list) both draw through
+    here."""
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from plotting import time_axis
+    except ImportError:
+        print("report: no matplotlib, no chart", file=sys.stderr)
+        return False
+    groups = {}
+    for r in records:
+        groups.setdefault((r["workload"], r["size"]), []).append(r)
+    colors_of = {"peer": "tab:orange", "seed_cuda": "tab:green", "fuselab_torch": "tab:purple",
+                 "fuselab_graph": "tab:red"}
+    label = {"fuselab_torch": " (from torch)", "fuselab_graph": " (from torch)"}
+    keys = list(groups)
+    cols = 3
+    rows_n = (len(keys) + cols - 1) // cols
+    fig, axes = plt.subplots(rows_n, cols, figsize=(6 * cols, 3.4 * rows_n), squeeze=False)
+    for ax, key in zip(axes.flat, keys):
+        rs = sorted([r for r in groups[key] if r.get("median_us")], key=lambda r: r["median_us"])
+        ax.barh([r["name"] + ("" if r["name"].endswith("_graph") else label.get(r["kind"], ""))
+                 for r in rs], [r["median_us"] for r in rs],
+                color=[colors_of.get(r["kind"], "tab:blue") for r in rs])
+        floors = [r["floor_us"] for r in rs if r.get("floor_us")]
+        floor = min(floors) if floors else None
+        if floor:
+            ax.axvline(floor, color="black", linestyle="--", linewidth=1)
+        log = time_axis(ax, [r["median_us"] for r in rs] + [floor])
+        ax.set_title(f"{key[0]} {key[1]}", fontsize=9)
+        ax.set_xlabel(f"us{' (log)' if log else ''}; dashed: floor", fontsize=8)
+        ax.tick_params(axis="y", labelsize=6)
+        ax.tick_params(axis="x", labelsize=7)
+        ax.invert_yaxis()
+    for ax in list(axes.flat)[len(keys):]:
+        ax.axis("off")
+    fig.suptitle("fuselab strategies (blue), hand-written CUDA (green), fuselab from PyTorch (purple) and in "
+                 "CUDA graphs (red), PyTorch peers (orange): one H200 session", fontsize=11)
+    fig.tight_layout(rect=(0, 0, 1, 0.98))
+    fig.savefig(path, dpi=80)
+    plt.close(fig)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    src = ap.add_mutually_exclusive_group(required=True)
+    src.add_argument("--run", help="the folder one GPU session's runs wrote")
+    src.add_argument("--plot", metavar="H200_JSON",
+                     help="redraw only h200.png from an existing h200.json (its records; nothing else written)")
+    ap.add_argument("--out", required=True, help="where h200.json, h200.md, h200.png go")
+    args = ap.parse_args()
+    if args.plot:
+        os.makedirs(args.out, exist_ok=True)
+        sys.exit(0 if chart(load(args.plot)["records"], os.path.join(args.out, "h200.png")) else 1)
+    run = lambda name: os.path.join(args.run, name)  # noqa: E731
+    machine = open(run("machine.txt")).read().strip() if os.path.exists(run("machine.txt")) else ""
+
+    # fuselab bench: bench_cuda.json plus any bench_*.json of pipelines it did not reach.
+    fl = load(run("bench_cuda.json"))
+    bench_records, seen = list(fl["records"]), {(r["workload"], r["size"], r["name"]) for r in fl["records"]}
+    for path in sorted(glob.glob(run("bench_*.json"))):
+        if os.path.basename(path) in ("bench_cuda.json", "bench_cupti.json") or "regs" in path:
+            continue
+        for r in load(path)["records"]:
+            if (r["workload"], r["size"], r["name"]) not in seen:
+                bench_records.append(r)
+    peers = load(run("peers.json")) if os.path.exists(run("peers.json")) else {"meta": {}, "records": []}
+    torch_runs = [load(p) for p in sorted(glob.glob(run("torch_*.json")))]
+    listed = load(run("list.json")) if os.path.exists(run("list.json")) else []
+    copy_gbps = peers["meta"].get("copy_bandwidth_GBps")
+    for t in torch_runs:  # the same device copy, measured again by torch_bench.py
+        copy_gbps = max(copy_gbps or 0, t["meta"].get("copy_bandwidth_GBps") or 0) or None
+    cupti_path = run("bench_cupti.json")
+    cupti = {(r["workload"], r["size"], r["name"]): r for r in load(cupti_path)["records"]} \
+        if os.path.exists(cupti_path) else {}
+
+    records = []
+    for r in bench_records:
+        r = {**r, **{k: v for k, v in cupti.get((r["workload"], r["size"], r["name"]), {}).items()
+                     if k in ("kernel_us", "launches_measured", "launches_per_call")}}
+        timing, host_us = fuselab_timing(r)
+        records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": r["kind"],
+                        "median_us": r["median_us"], "timing": timing, "host_us": host_us,
+                        "kernels": r.get("kernels"),
+                        "intermediate_bytes": r.get("intermediate_bytes"), "min_bytes": r["min_bytes"],
+                        "flops": r.get("flops"), "ok": r["ok"], "rel_err": r.get("rel_err"),
+                        "error": r.get("error"), "kernel_us": r.get("kernel_us"),
+                        "launches_measured": r.get("launches_measured")})
+    for r in peers["records"]:
+        if r["workload"] != "copy":
+            records.append(peer_record(r))
+    have = {(r["workload"], r["size"], r["name"], r["kind"]) for r in records}
+    for t in torch_runs:
+        for r in t["records"]:
+            if r["workload"] == "copy":
+                continue
+            if r["kind"] == "peer":
+                if (r["workload"], r["size"], r["name"], "peer") not in have:  # peers.py's first
+                    records.append(peer_record(r))
+                continue
+            records.append({**peer_record(r), "kind": r["kind"], "kernels": r.get("kernels"),
+                            "refused": r.get("refused", False)})
+    flops_of = {(r["workload"], r["size"]): r.get("flops") for r in records if r.get("flops")}
+    for r in records:
+        floor = None
+        if copy_gbps and r.get("min_bytes"):
+            floor = r["min_bytes"] / (copy_gbps * 1e3)
+        flops = flops_of.get((r["workload"], r["size"]))
+        if flops:
+            floor = max(floor or 0, flops / FP32_PEAK_FLOPS * 1e6)
+        r["floor_us"] = floor
+
+    os.makedirs(args.out, exist_ok=True)
+    meta = {"fuselab": fl["meta"], "peers": peers["meta"],
+            "torch_bench": [t["meta"] for t in torch_runs], "machine": machine,
+            "cudnn_benchmark": peers["meta"].get("cudnn_benchmark"),
+            "copy_bandwidth_GBps": copy_gbps,
+            "commands": ["gpu/gpu_run.sh tests", "gpu/gpu_run.sh fuselab",
+                         "python3 peers/torch_bench.py --part graph|torch", "python3 peers/peers.py",
+                         "python3 results/report.py --run DIR --out results"]}
+    with open(os.path.join(args.out, "h200.json"), "w") as f:
+        json.dump({"meta": meta, "records": records}, f, indent=1)
+
+    groups = {}
+    for r in records:
+        groups.setdefault((r["workload"], r["size"]), []).append(r)
+
+    def best(rows, kinds):
+        ok = [r for r in rows if r["ok"] and r.get("median_us") and r["kind"] in kinds]
+        return min(ok, key=lambda r: r["median_us"]) if ok else None
+
+    lines = ["# fuselab on the H200: strategies and peers, one session", "",
+             f"- fuselab bench: {fl['meta'].get('date')} on {fl['meta'].get('device')}",
+             f"- peers: {peers['meta'].get('date')}, torch {peers['meta'].get('torch_version')}, "
+             f"triton {peers['meta'].get('triton_version')}, cudnn.benchmark "
+             f"{peers['meta'].get('cudnn_benchmark')}",
+             f"- device copy bandwidth (same session): {copy_gbps:.0f} GB/s" if copy_gbps else "",
+             "- machine:", "", "```", machine, "```", "",
+             "Medians in microseconds. `us` is the measure `timing` names: `events`, the GPU time between CUDA "
+             "events around each call after a 256 MB L2 flush (triton's do_bench for the peers and for fuselab "
+             "called from PyTorch; fuselab's DeviceTimer the same way for its direct calls); `host us`, wall "
+             "clock per call over back-to-back batches of at least 20 ms each ending with a device sync. "
+             "Kinds: `fuselab` (a Halide strategy, called directly from C++), `seed_cuda` (hand-written CUDA), "
+             "`fuselab_torch` (a fuselab variant called on torch tensors through the Python package), "
+             "`fuselab_graph` (the same, directly or replayed from a CUDA graph), `peer` (PyTorch). floor: the "
+             "fewest bytes over the copy bandwidth, or for convs the fp32 datasheet rate. \"-\": not in this "
+             "session's files. Raw logs and commands are in the run folder.", ""]
+    lines += ["## Targets (issue 14)", "",
+              "| workload | size | target | fuselab's best (strategy) | us | holds |", "|---|---|---|---|---|---|"]
+    for wl, size, bound, text in TARGETS:
+        b = best(groups.get((wl, size), []), FUSELAB_KINDS)
+        lines.append(f"| {wl} | {size} | {text} | {b['name'] if b else '-'} | {us(b['median_us'] if b else None)} | "
+                     f"{'-' if not b else 'yes' if b['median_us'] <= bound else 'NO'} |")
+    bw, bsz, frac = BLUR
+    b = best(groups.get((bw, bsz), []), FUSELAB_KINDS)
+    if b and b.get("floor_us"):
+        got = b["floor_us"] / b["median_us"]
+        lines.append(f"| {bw} | {bsz} | >= {100 * frac:.0f}% of the copy bandwidth | {b['name']} | "
+                     f"{b['median_us']:.1f} ({100 * got:.0f}%) | {'yes' if got >= frac else 'NO'} |")
+    lines += ["", "Against the strongest peer of the same session (every configuration peers.py and torch_bench.py "
+              "ran: eager, compile, dynamic, reduce-overhead, max-autotune where they ran):", "",
+              "| workload | size | fuselab's best | us | hand-written CUDA | us | strongest peer | us | fuselab <= peer |",
+              "|---|---|---|---|---|---|---|---|---|"]
+    for (wl, size), rows in groups.items():
+        f, h, q = best(rows, FUSELAB_KINDS), best(rows, ("seed_cuda",)), best(rows, ("peer",))
+        verdict = "-" if not (f and q) else "yes" if f["median_us"] <= q["median_us"] else "NO"
+        lines.append(f"| {wl} | {size} | {f['name'] if f else '-'} | {us(f['median_us'] if f else None)} | "
+                     f"{h['name'] if h else '-'} | {us(h['median_us'] if h else None)} | "
+                     f"{q['name'] if q else '-'} | {us(q['median_us'] if q else None)} | {verdict} |")
+    lines.append("")
+    lines += graph_section(records)
+    direct = {(r["workload"], r["size"], r["name"]): r for r in records if r["kind"] in ("fuselab", "seed_cuda")}
+    tr = [r for r in records if r["kind"] == "fuselab_torch" and r.get("median_us")]
+    if tr:
+        lines += ["## Called from PyTorch (fuselab_torch) against the direct C++ call", "",
+                  "The fastest variant of each workload and size, on torch CUDA tensors through the Python package "
+                  "(zero-copy, torch's current stream), timed as the peers are, beside the same variant called "
+                  "directly by `fuselab bench`.", "",
+                  "| workload | size | variant | from torch us | direct us | ratio | from torch host us | direct host us |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for r in tr:
+            d = direct.get((r["workload"], r["size"], r["name"]))
+            if not d or not d.get("median_us"):
+                continue
+            lines.append(f"| {r['workload']} | {r['size']} | {r['name']} | {r['median_us']:.1f} | {d['median_us']:.1f} | "
+                         f"{r['median_us'] / d['median_us']:.3f} | {us(r.get('host_us'))} | {us(d.get('host_us'))} |")
+        lines.append("")
+    for (wl, size), rows in groups.items():
+        rows = sorted(rows, key=lambda r: r.get("median_us") or 1e30)
+        lines += [f"## {wl} {size}", "",
+                  "| name | kind | us | timing | host us | kernels | interm MB | floor us | % of floor | check |",
+                  "|---|---|---|---|---|---|---|---|---|---|"]
+        for r in rows:
+            med = r.get("median_us")
+            pct = f"{100 * r['floor_us'] / med:.0f}%" if med and r.get("floor_us") else "-"
+            im = r.get("intermediate_bytes")
+            im = f"{im / 1e6:.1f}" if im is not None else "-"
+            floor = f"{r['floor_us']:.1f}" if r.get("floor_us") else "-"
+            kernels = r["kernels"] if r.get("kernels") is not None else "-"
+            err = str(r.get("error"))
+            refused = r.get("refused") or "refuses" in err or "one shape" in err
+            check = "ok" if r["ok"] else ("refused: " if refused else "ERROR: ") + err[:70].replace("|", "/")
+            lines.append(f"| {r['name']} | {r['kind']} | {med:.1f} | {r.get('timing') or '-'} | {us(r.get('host_us'))} | "
+                         f"{kernels} | {im} | {floor} | {pct} | {check} |"
+                         if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | {check} |")
+        lines.append("")
+    if listed:
+        lines += resources_section(listed)
+    with open(os.path.join(args.out, "h200.md"), "w") as f:
+        f.write("\n".join(l for l in lines if l is not None) + "\n")
+
+    chart(records, os.path.join(args.out, "h200.png"))
+
+
+if __name__ == "__main__":
+    main()

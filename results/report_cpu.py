@@ -1,0 +1,279 @@
+#!/usr/bin/env python3
+"""One CPU run's fuselab strategies and CPU peers, side by side: cpu.md and cpu.png.
+
+    python3 results/report_cpu.py --json RUN.json --out DIR
+    python3 results/report_cpu.py --json results/cpu.json --out results --plot-only   # only cpu.png
+
+RUN.json is one run in the schema of results/h200.json:
+    {"meta": {...}, "records": [{"workload", "size", "name", "kind", "median_us", "floor_us", ...}]}
+kind is "fuselab" (a strategy) or "peer" (peers/cpu_peers.py: numpy, numexpr, onnxruntime, opencv).
+Other record fields used where present: min_us, ok, rel_err, error, min_bytes, flops, threads,
+note, calls_per_repeat, repeats. meta fields used where present: date, cpu, copy_bandwidth_gbs
+(the floor's denominator, bench/cpu_probe.h), fma_peak_gflops (the conv target's peak),
+copy_methods, load, commands, notes. A record without floor_us gets min_bytes /
+copy_bandwidth_gbs when both are known.
+
+cpu.md: the issue's targets, pass or fail, then per workload and size every strategy and every
+peer, fastest first, the best of each kind marked, with ratios to the floor and to the best peer.
+cpu.png: one panel per workload and size (a log time axis where the panel spans more than a
+decade, else linear from 0; results/plotting.py), fuselab blue, peers orange, the floor dashed.
+--plot-only redraws cpu.png alone from the same records, after the same floor filling.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+
+# (workload, size, bound on best fuselab / floor)
+FLOOR_TARGETS = [("add_relu", "16777216", 1.15), ("pointwise_chain", "16777216", 3.0),
+                 ("blur3x3", "4096x4096", 1.5)]
+CONV_TARGET = ("conv_relu_pool", "1920x1080x3x16", 0.5)  # fraction of the FMA peak
+AUTO_MARGIN = 1.5  # an autoscheduler beating every hand form by more than this is flagged
+
+
+def fmt_us(v):
+    """A time with its unit: microseconds, or milliseconds from 10 ms up."""
+    if v is None:
+        return "-"
+    if v >= 10000:
+        return f"{v / 1000:.2f} ms"
+    return f"{v:.1f} us"
+
+
+def store_floor_factor(meta, workload):
+    """The floor's copy bandwidth / the plain-store copy's, from the probes beside `workload`
+    (the faster of the two, as for the floor): how much further a kernel whose stores are plain
+    (Halide's: each written line is read first) sits from the floor at best."""
+    p = meta.get("copy_probes", {}).get(workload, {})
+    bw = max(p.get("before_gbs") or 0, p.get("after_gbs") or 0)
+    st = max((p.get(k) or {}).get("vector_store") or 0 for k in ("before_methods", "after_methods"))
+    return bw / st if bw and st else None
+
+
+def ok_rows(rows, kind=None):
+    return [r for r in rows if r.get("median_us") and r.get("ok", True) and not r.get("error")
+            and (kind is None or r.get("kind") == kind)]
+
+
+def best(rows, kind):
+    rs = ok_rows(rows, kind)
+    return min(rs, key=lambda r: r["median_us"]) if rs else None
+
+
+def is_auto(r):
+    return r.get("kind") == "fuselab" and r["name"] == "auto"
+
+
+def fill_floors(records, meta):
+    bw = meta.get("copy_bandwidth_gbs")
+    for r in records:
+        if r.get("floor_us") is None and bw and r.get("min_bytes"):
+            r["floor_us"] = r["min_bytes"] / (bw * 1e3)
+
+
+def flops_of(rows):
+    for r in rows:
+        if r.get("flops"):
+            return r["flops"]
+    return None
+
+
+def targets_section(groups, meta):
+    out = ["## Targets", "",
+           "| target | workload | size | measured | bound | holds |", "|---|---|---|---|---|---|"]
+    results = []
+
+    def add(text, wl, size, measured, bound, holds):
+        results.append(holds)
+        out.append(f"| {text} | {wl} | {size} | {measured} | {bound} | {'yes' if holds else '**NO**' if holds is False else '-'} |")
+
+    for (wl, size), rows in groups.items():
+        bf, bp = best(rows, "fuselab"), best(rows, "peer")
+        if bf and bp:
+            add("best fuselab <= best peer", wl, size,
+                f"{bf['name']} {fmt_us(bf['median_us'])}", f"{bp['name']} {fmt_us(bp['median_us'])}",
+                bf["median_us"] <= bp["median_us"])
+        elif bf:
+            add("best fuselab <= best peer", wl, size, f"{bf['name']} {fmt_us(bf['median_us'])}",
+                "no peer in this run", None)
+    for wl, size, bound in FLOOR_TARGETS:
+        rows = groups.get((wl, size), [])
+        bf = best(rows, "fuselab")
+        if not bf or not bf.get("floor_us"):
+            add(f"best fuselab within {bound}x of the copy floor", wl, size, "-", f"{bound}x", None)
+            continue
+        ratio = bf["median_us"] / bf["floor_us"]
+        sf = store_floor_factor(meta, wl)
+        extra = f" ({ratio / sf:.2f}x the plain-store copy's)" if sf else ""
+        add(f"best fuselab within {bound}x of the copy floor", wl, size,
+            f"{bf['name']} {fmt_us(bf['median_us'])} = {ratio:.2f}x floor {fmt_us(bf['floor_us'])}{extra}",
+            f"{bound}x", ratio <= bound)
+    wl, size, frac = CONV_TARGET
+    rows = groups.get((wl, size), [])
+    bf, peak, flops = best(rows, "fuselab"), meta.get("fma_peak_gflops"), flops_of(rows)
+    if bf and peak and flops:
+        g = flops / bf["median_us"] / 1e3
+        add(f"best fuselab >= {int(frac * 100)}% of the fp32 FMA peak", wl, size,
+            f"{bf['name']} {g:.0f} GFLOP/s = {100 * g / peak:.0f}% of {peak:.0f}", f"{frac * peak:.0f} GFLOP/s",
+            g >= frac * peak)
+    else:
+        add(f"best fuselab >= {int(frac * 100)}% of the fp32 FMA peak", wl, size, "-", "-", None)
+    for (wl, size), rows in groups.items():
+        auto = [r for r in ok_rows(rows, "fuselab") if is_auto(r)]
+        hand = [r for r in ok_rows(rows, "fuselab") if not is_auto(r)]
+        if not auto or not hand:
+            continue
+        a, h = auto[0], min(hand, key=lambda r: r["median_us"])
+        ratio = h["median_us"] / a["median_us"]
+        add(f"no autoscheduler beats every hand form by > {AUTO_MARGIN}x", wl, size,
+            f"best hand {h['name']} {fmt_us(h['median_us'])}, auto {fmt_us(a['median_us'])} ({ratio:.2f}x)",
+            f"{AUTO_MARGIN}x", ratio <= AUTO_MARGIN)
+    held = sum(1 for v in results if v is True)
+    failed = sum(1 for v in results if v is False)
+    out += ["", f"{held} hold, {failed} do not, {len(results) - held - failed} not measured in this run.", ""]
+    return out
+
+
+def group_section(key, rows, meta):
+    wl, size = key
+    bf, bp = best(rows, "fuselab"), best(rows, "peer")
+    flops = flops_of(rows)
+    floor = next((r["floor_us"] for r in rows if r.get("floor_us")), None)
+    out = [f"## {wl} {size}", ""]
+    facts = []
+    if floor:
+        mb = next((r["min_bytes"] for r in rows if r.get("min_bytes")), None)
+        facts.append(f"floor {fmt_us(floor)}" + (f" ({mb / 1e6:.1f} MB at the copy bandwidth)" if mb else ""))
+    if flops:
+        facts.append(f"{flops / 1e9:.2f} GFLOP a call")
+    if facts:
+        out += ["; ".join(facts) + ".", ""]
+    rate = "GFLOP/s" if flops else "GB/s"
+    sf = store_floor_factor(meta, wl)
+    out += [f"| | name | kind | median | min | x floor | x store floor | x best peer | {rate} | threads | check | note |",
+            "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in sorted(rows, key=lambda r: r.get("median_us") or math.inf):
+        med = r.get("median_us")
+        mark = "**best**" if r is bf else "best peer" if r is bp else ""
+        if not med:
+            out.append(f"| | {r['name']} | {r.get('kind')} | - | - | - | - | - | - | - | ERROR | "
+                       f"{str(r.get('error', ''))[:100]} |")
+            continue
+        xf = f"{med / r['floor_us']:.2f}" if r.get("floor_us") else "-"
+        xs = f"{med / (r['floor_us'] * sf):.2f}" if r.get("floor_us") and sf and not flops else "-"
+        xp = f"{med / bp['median_us']:.2f}" if bp else "-"
+        if flops:
+            rt = f"{flops / med / 1e3:.0f}"
+        elif r.get("min_bytes"):
+            rt = f"{r['min_bytes'] / med / 1e3:.1f}"
+        else:
+            rt = "-"
+        if r.get("error"):
+            check = "ERROR"
+        elif r.get("ok") is False:
+            check = "WRONG" + (f" {r['rel_err']:.1e}" if r.get("rel_err") is not None else "")
+        else:
+            check = "ok" + (f" {r['rel_err']:.1e}" if r.get("rel_err") is not None else "")
+        out.append(f"| {mark} | {r['name']} | {r.get('kind')} | {fmt_us(med)} | {fmt_us(r.get('min_us'))} | {xf} | {xs} | "
+                   f"{xp} | {rt} | {r.get('threads', '-')} | {check} | {str(r.get('note', '') or '')[:120]} |")
+    return out + [""]
+
+
+def chart(groups, meta, path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+        from plotting import time_axis
+    except ImportError:
+        print("report_cpu: no matplotlib, no chart", file=sys.stderr)
+        return False
+    keys = list(groups)
+    cols = 3
+    nrows = (len(keys) + cols - 1) // cols
+    fig, axes = plt.subplots(nrows, cols, figsize=(6 * cols, 3.0 * nrows), squeeze=False)
+    for ax, key in zip(axes.flat, keys):
+        rs = sorted(ok_rows(groups[key]), key=lambda r: r["median_us"])
+        bf, bp = best(rs, "fuselab"), best(rs, "peer")
+        colors = ["tab:orange" if r.get("kind") == "peer" else "tab:blue" for r in rs]
+        labels = [r["name"] + (" *" if r is bf or r is bp else "") for r in rs]
+        ax.barh(labels, [r["median_us"] for r in rs], color=colors)
+        mins = [(i, r["min_us"]) for i, r in enumerate(rs) if r.get("min_us")]
+        if mins:
+            ax.scatter([m for _, m in mins], [i for i, _ in mins], marker="|", s=100, color="black", zorder=3)
+        floor = next((r["floor_us"] for r in rs if r.get("floor_us")), None)
+        if floor:
+            ax.axvline(floor, color="black", linestyle="--", linewidth=1)
+        log = time_axis(ax, [r["median_us"] for r in rs] + [m for _, m in mins] + [floor])
+        ax.set_title(f"{key[0]} {key[1]}", fontsize=9)
+        ax.set_xlabel(f"us per call{', log' if log else ''} (bars: median; |: min; dashed: copy floor)", fontsize=7)
+        ax.tick_params(labelsize=7)
+        ax.invert_yaxis()
+    for ax in list(axes.flat)[len(keys):]:
+        ax.axis("off")
+    title = "fuselab CPU strategies (blue) and CPU peers (orange), one run"
+    if meta.get("cpu"):
+        title += f", {meta['cpu']}"
+    if meta.get("date"):
+        title += f", {meta['date']}"
+    fig.suptitle(title + "; * best of its kind", fontsize=10)
+    fig.tight_layout(rect=(0, 0, 1, 0.975))  # room for the suptitle above the top row's titles
+    fig.savefig(path, dpi=90)
+    plt.close(fig)
+    return True
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--json", required=True, help="one CPU run (h200.json's schema)")
+    ap.add_argument("--out", required=True, help="folder for cpu.md and cpu.png")
+    ap.add_argument("--plot-only", action="store_true",
+                    help="redraw only cpu.png from the same records (cpu.md is not written)")
+    args = ap.parse_args()
+    with open(args.json) as f:
+        run = json.load(f)
+    meta, records = run.get("meta", {}), run["records"]
+    fill_floors(records, meta)
+    groups = {}
+    for r in records:
+        groups.setdefault((r["workload"], r["size"]), []).append(r)
+    if args.plot_only:
+        os.makedirs(args.out, exist_ok=True)
+        sys.exit(0 if chart(groups, meta, os.path.join(args.out, "cpu.png")) else 1)
+
+    lines = ["# fuselab on the CPU: strategies and CPU peers, one run", ""]
+    for k, label in [("date", "date"), ("cpu", "CPU"), ("threads", "threads"), ("load", "load")]:
+        if meta.get(k) is not None:
+            lines.append(f"- {label}: {meta[k]}")
+    if meta.get("copy_bandwidth_gbs"):
+        lines.append(f"- copy bandwidth (the floor's denominator, bench/cpu_probe.h: bytes read + written, "
+                     f"best method's median): {meta['copy_bandwidth_gbs']:.1f} GB/s")
+    for m in meta.get("copy_methods", []):
+        lines.append(f"  - {m['name']}: median {m['median_gbs']:.1f} GB/s, best {m['best_gbs']:.1f} GB/s")
+    if meta.get("fma_peak_gflops"):
+        lines.append(f"- fp32 FMA peak (bench/cpu_probe.h, independent FMA chains on every thread, median): "
+                     f"{meta['fma_peak_gflops']:.0f} GFLOP/s")
+    for c in meta.get("commands", []):
+        lines.append(f"- `{c}`")
+    for n in meta.get("notes", []):
+        lines.append(f"- {n}")
+    lines += ["", "Times are per call by fuselab's CPU host measure (back-to-back calls in batches of "
+              "at least 20 ms, median over at least 5 batches; min: the fastest batch), peers by the same method "
+              "(peers/cpu_peers.py). floor: the fewest bytes a call must move (each input read once, each output "
+              "written once) at the copy bandwidth measured in the same run. x floor = median / floor; x best "
+              "peer = median / the fastest correct peer's median. x store floor: the same against the floor at the "
+              "plain-store copy's bandwidth (vector_store: every line written is first read into the cache, as "
+              "Halide's stores do, so a kernel with plain stores moves a third more bytes than it counts for 1 "
+              "input and 1 output, a quarter more for 2 and 1). GB/s counts the fewest bytes.", ""]
+    lines += targets_section(groups, meta)
+    for key, rows in groups.items():
+        lines += group_section(key, rows, meta)
+    os.makedirs(args.out, exist_ok=True)
+    with open(os.path.join(args.out, "cpu.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    chart(groups, meta, os.path.join(args.out, "cpu.png"))
+
+
+if __name__ == "__main__":
+    main()
