@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -33,6 +34,8 @@ struct Row {
     double flops = 0, rel_err = NAN;  // rel_err: NaN when not checked
     bool ok = true;
     std::string error;
+    bool refused = false;  // error is a documented limit's worded refusal (Refusal), not a failure
+    std::string worst;     // the element furthest outside its bound, when wrong
     double speedup = NAN;  // over the pipeline's unfused baseline at this size
     // --cupti: kernels and kernel-only time of each traced call, or why tracing failed.
     std::vector<CallTrace> traced;
@@ -87,6 +90,43 @@ std::string cpu_model() {
     return "unknown CPU";
 }
 
+// Every output of a row against the reference: the norm and every element (check_output).
+template <typename Out>
+void check(Row &r, const Workload &w, const Size &size, const RefBuffers &ref, Out &&output) {
+    r.rel_err = 0;
+    r.ok = true;
+    for (const auto &[name, expected] : ref) {
+        const Halide::Runtime::Buffer<float> &out = output(name);
+        bool same = out.dimensions() == expected.dimensions();
+        for (int d = 0; same && d < out.dimensions(); d++)
+            same = out.dim(d).extent() == expected.dim(d).extent();
+        if (!same) {
+            r.rel_err = INFINITY;
+            r.ok = false;
+            r.worst = name + ": shape differs from the reference's";
+            continue;
+        }
+        const OutputCheck c = check_output(w, size, out, expected);
+        r.rel_err = std::max(r.rel_err, c.rel_err);
+        if (!c.ok) {
+            r.ok = false;
+            if (r.worst.empty()) {
+                r.worst = name + (c.bad_elements ? " " + std::to_string(c.bad_elements) +
+                                                       " elements out of bounds, worst " + c.worst
+                                                 : std::string(" norm over its tolerance"));
+            }
+        }
+    }
+}
+
+// An opt-in test fixture (FUSELAB_TEST_PLANT=bench_error:PIPELINE/SCHEDULE/TARGET): that
+// variant's row fails as a launch failure would, to prove that such a row fails the run.
+void planted_error(const Variant &v) {
+    const char *plant = std::getenv("FUSELAB_TEST_PLANT");
+    if (plant && std::string(plant) == "bench_error:" + v.name())
+        throw Error(v.name() + ": planted error (FUSELAB_TEST_PLANT)");
+}
+
 Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buffers,
             const RefBuffers *ref, const BenchOptions &opt) {
     Row r;
@@ -103,24 +143,26 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
     try {
         poison_outputs(w, size, buffers);
         Bindings args = bind(buffers);
+        planted_error(v);
         invoke(v, args);
         if (!ref) {
             sync_outputs(v, args);  // errors surface here; a --once call has ended here
         } else {
-            double worst = 0;
-            for (const auto &kv : *ref) {
-                auto &out = buffers.at(kv.first);
+            check(r, w, size, *ref, [&](const std::string &name) -> Halide::Runtime::Buffer<float> & {
+                auto &out = buffers.at(name);
                 if (v.is_cuda()) to_host(out.raw_buffer(), v.name());
-                worst = std::max(worst, relative_error(out, kv.second));
-            }
-            r.rel_err = worst;
-            r.ok = worst <= w.tolerance;
+                return out;
+            });
         }
         if (opt.once) return r;
         TimingOptions topt;
         topt.budget_s = opt.budget_s;
         topt.device_budget_s = opt.device_budget_s;
         r.timing = time_variant(v, args, topt);
+    } catch (const Refusal &e) {
+        r.ok = false;
+        r.refused = true;
+        r.error = e.what();
     } catch (const Error &e) {
         r.ok = false;
         r.error = e.what();
@@ -168,23 +210,16 @@ void add_peer_rows(std::vector<Row> &rows, const Workload &w, const Size &size,
         r.timing.host_repeats = p.repeats;
         r.timing.calls_per_batch = p.calls_per_repeat;
         if (ref) {
-            double worst = 0;
-            for (const auto &[name, expected] : *ref) {
-                const auto &out = p.outputs.at(name);
-                bool same = out.dimensions() == expected.dimensions();
-                for (int d = 0; same && d < out.dimensions(); d++)
-                    same = out.dim(d).extent() == expected.dim(d).extent();
-                worst = std::max(worst, same ? relative_error(out, expected) : INFINITY);
-            }
-            r.rel_err = worst;
-            r.ok = worst <= w.tolerance;
+            check(r, w, size, *ref, [&](const std::string &name) -> Halide::Runtime::Buffer<float> & {
+                return p.outputs.at(name);
+            });
         }
         rows.push_back(r);
     }
 }
 
 // A few more calls under CUPTI, after the timed ones: tracing never overlaps timing (though the
-// library, once loaded, stays; bench/gpu_run.sh times in a process without --cupti).
+// library, once loaded, stays; gpu/gpu_run.sh times in a process without --cupti).
 void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
     if (!r.error.empty()) return;
     try {
@@ -222,7 +257,9 @@ void print_row(const Row &r, bool cupti) {
     if (!std::isnan(r.speedup)) std::snprintf(speed, sizeof(speed), "%.2fx", r.speedup);
     if (r.intermediate_bytes >= 0)
         std::snprintf(mb, sizeof(mb), "%.1f", r.intermediate_bytes / 1e6);
-    if (!r.error.empty()) {
+    if (r.refused) {
+        std::snprintf(check, sizeof(check), "REFUSED");
+    } else if (!r.error.empty()) {
         std::snprintf(check, sizeof(check), "ERROR");
     } else if (std::isnan(r.rel_err)) {
         std::snprintf(check, sizeof(check), "unchecked");
@@ -255,7 +292,8 @@ void print_row(const Row &r, bool cupti) {
     if (us > 0 && !std::isnan(r.floor_us)) std::snprintf(floor, sizeof(floor), "%.2fx", us / r.floor_us);
     std::printf(" %10s %9s %9s %8s %7s  %s%s\n", mb, gbps, gflops, speed, floor, check,
                 r.mismatch() ? "  MISMATCH" : "");
-    if (!r.error.empty()) std::printf("    error: %s\n", r.error.c_str());
+    if (!r.error.empty()) std::printf("    %s: %s\n", r.refused ? "refused" : "error", r.error.c_str());
+    if (!r.worst.empty()) std::printf("    wrong: %s\n", r.worst.c_str());
     if (!r.trace_error.empty()) std::printf("    error (cupti): %s\n", r.trace_error.c_str());
 }
 
@@ -309,7 +347,11 @@ nlohmann::json to_json(const Row &r) {
         j["threads"] = r.threads;
         j["note"] = r.note;
     }
-    if (!r.error.empty()) j["error"] = r.error;
+    if (!r.error.empty()) {
+        j["error"] = r.error;
+        j["error_kind"] = r.refused ? "refusal" : "error";  // refusal: a documented limit
+    }
+    if (!r.worst.empty()) j["worst_element"] = r.worst;
     if (!r.traced.empty()) {
         nlohmann::json per_call = nlohmann::json::array();
         for (const CallTrace &t : r.traced) per_call.push_back(t.kernels);
@@ -493,11 +535,18 @@ int run_bench(const BenchOptions &opt) {
     }
 
     write_json(false);
-    // A wrong answer fails the run; a variant that refuses a size (an autoscheduled schedule below
-    // its tile size) is reported in its row and does not, nor does a launch count MISMATCH.
-    bool any_wrong = false;
-    for (const Row &r : rows) any_wrong |= r.error.empty() && !r.ok;
-    return any_wrong ? 2 : 0;
+    // A wrong answer or any error fails the run. A variant's worded refusal of a documented limit
+    // (an autoscheduled schedule at a size its tiles do not fit, a one-shape variant at another
+    // shape) is reported in its row and does not, nor does a launch count MISMATCH.
+    int wrong = 0, errors = 0, refused = 0;
+    for (const Row &r : rows) {
+        wrong += r.error.empty() && !r.ok;
+        errors += !r.error.empty() && !r.refused;
+        refused += r.refused;
+    }
+    std::printf("\n%zu rows: %d wrong, %d errors, %d refused (documented limits)\n", rows.size(),
+                wrong, errors, refused);
+    return wrong ? 2 : errors ? 3 : 0;
 }
 
 }  // namespace fuselab

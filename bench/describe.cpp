@@ -60,12 +60,20 @@ nlohmann::json describe(const Variant &v) {
             {"kind", v.kind},
             {"summary", v.summary},
             {"autoscheduler", v.autoscheduler},
+            // The documented limit under which it refuses calls in words (invoke.h), or null.
+            {"limit", variant_limit(v).empty() ? nlohmann::json() : nlohmann::json(variant_limit(v))},
             {"kernels", known(v.kernels)},
             {"intermediates", known(v.intermediates)},
             {"intermediate_bytes_at_default_size", known(bytes)},
             {"default_size", format_size(default_size(v))},
             {"arguments", args},
             {"cuda_kernels", kernels}};
+}
+
+nlohmann::json element_tolerance(const Workload &w, const Size &size) {
+    const ElementTolerance t = w.element_tolerance ? w.element_tolerance(size)
+                                                   : ElementTolerance{w.tolerance, w.tolerance};
+    return {{"atol", t.atol}, {"rtol", t.rtol}, {"at_size", format_size(size)}};
 }
 
 nlohmann::json sizes(const std::vector<Size> &list) {
@@ -93,6 +101,7 @@ std::string workloads_json() {
         all.push_back({{"pipeline", w.pipeline},
                        {"size_format", w.size_format},
                        {"tolerance", w.tolerance},
+                       {"element_tolerance", element_tolerance(w, w.cpu_sizes.front())},
                        {"cpu_sizes", sizes(w.cpu_sizes)},
                        {"cuda_sizes", sizes(w.cuda_sizes)},
                        {"arguments", args}});

@@ -131,19 +131,59 @@ int64_t intermediate_bytes_at(const Variant &v, const Size &size) {
     return intermediate_bytes(v, args);
 }
 
+namespace {
+// Both the same infinity, or both NaN: the math's own answer, where the reference is not finite.
+bool same_non_finite(double o, double r) {
+    return (std::isnan(o) && std::isnan(r)) || (std::isinf(o) && o == r);
+}
+}  // namespace
+
 double relative_error(const Halide::Runtime::Buffer<float> &out,
                       const Halide::Runtime::Buffer<double> &ref) {
     double num = 0, den = 0, n = 0;
     bool finite = true;
     ref.for_each_element([&](const int *pos) {
         const double o = out(pos), r = ref(pos);
+        if (!std::isfinite(r)) {
+            finite &= same_non_finite(o, r);
+            return;
+        }
         if (!std::isfinite(o)) finite = false;
         num += (o - r) * (o - r);
         den += r * r;
         n += 1;
     });
     if (!finite) return INFINITY;
-    return std::sqrt(num / std::max(den, n));
+    return n == 0 ? 0 : std::sqrt(num / std::max(den, n));
+}
+
+OutputCheck check_output(const Workload &w, const Size &size,
+                         const Halide::Runtime::Buffer<float> &out,
+                         const Halide::Runtime::Buffer<double> &ref) {
+    const ElementTolerance t =
+        w.element_tolerance ? w.element_tolerance(size) : ElementTolerance{w.tolerance, w.tolerance};
+    OutputCheck c;
+    c.rel_err = relative_error(out, ref);
+    double worst_excess = -1;  // how far past its bound, in units of the bound
+    ref.for_each_element([&](const int *pos) {
+        const double o = out(pos), r = ref(pos);
+        const double bound = t.atol + t.rtol * std::fabs(r);
+        const double d = std::fabs(o - r);
+        if (same_non_finite(o, r) || d <= bound) return;  // NaN and inf fail the comparison
+        c.bad_elements++;
+        const double excess = std::isfinite(d) ? d / bound : INFINITY;
+        if (excess > worst_excess || c.worst.empty()) {
+            worst_excess = excess;
+            std::string at;
+            for (int i = 0; i < ref.dimensions(); i++) at += (i ? "," : "") + std::to_string(pos[i]);
+            char text[160];
+            std::snprintf(text, sizeof(text), "(%s) is %.9g, expected %.9g (|diff| %.3g > %.3g)",
+                          at.c_str(), o, r, d, bound);
+            c.worst = text;
+        }
+    });
+    c.ok = c.rel_err <= w.tolerance && c.bad_elements == 0;
+    return c;
 }
 
 Size size_from_inputs(const Workload &w, const Shapes &inputs) {

@@ -1,9 +1,29 @@
 // fuselab: list the compiled variants, bench them side by side, or run one on your own data.
 #include <CLI/CLI.hpp>
+#include <cstdlib>
 #include <iostream>
+#include <string>
 
 #include "commands.h"
 #include "fuselab/error.h"
+
+namespace {
+
+// An opt-in test fixture of the sanitizer build only (tests/CMakeLists.txt): with
+// FUSELAB_TEST_PLANT=leak, every refused call leaks, so that the tests can prove a sanitizer report
+// on a refusal path fails them.
+int refused() {
+#ifdef FUSELAB_SANITIZER_BUILD
+    if (const char *plant = std::getenv("FUSELAB_TEST_PLANT"); plant && std::string(plant) == "leak") {
+        char *volatile leak = new char[64];
+        leak[0] = 1;
+        leak = nullptr;
+    }
+#endif
+    return 1;
+}
+
+}  // namespace
 
 int main(int argc, char **argv) {
     using namespace fuselab::cli;
@@ -70,10 +90,10 @@ int main(int argc, char **argv) {
         if (*run_cmd) return run_command(run);
     } catch (const fuselab::Error &e) {
         std::cerr << "fuselab: error: " << e.what() << "\n";
-        return 1;
+        return refused();
     } catch (const std::exception &e) {
         std::cerr << "fuselab: error: " << e.what() << "\n";
-        return 1;
+        return refused();
     }
     return 0;
 }

@@ -12,3 +12,5 @@ set(FUSELAB_PYTHON OFF CACHE BOOL "" FORCE)
 set(sanitizers -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer)
 add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${sanitizers}>")
 add_link_options(-fsanitize=address,undefined)
+# Opt-in test fixtures that exist only in this build (cli/main.cpp: FUSELAB_TEST_PLANT=leak).
+add_compile_definitions(FUSELAB_SANITIZER_BUILD=1)

@@ -19,12 +19,22 @@
 #   stalls    the conv's issue rate and warp stalls (gpu/ncu_stalls.sh)
 # Then python3 results/report.py --run DIR --out results on the folder they wrote.
 # ARCHIVE=FILE also packs $OUT into FILE at the end: the device tool brings back at most 8 files.
+# Exits 1 when any step of any part failed (each is listed at the end), else 0. CUDA skips are
+# failures here (FUSELAB_REQUIRE_CUDA=1): this machine has a GPU.
 set -uo pipefail
 BIN="${BIN:-.carry}"
 OUT="${OUT:-/tmp/fuselab-gpu}"
 ARCHIVE="${ARCHIVE:-}"
 mkdir -p "$OUT"
 export PYTHONUNBUFFERED=1
+export FUSELAB_REQUIRE_CUDA=1
+failed=()
+# step NAME: records the status of the command that just ran ($?) under NAME.
+step() {
+    local rc=$?
+    echo "$1: exit $rc"
+    [ "$rc" -eq 0 ] || failed+=("$1 (exit $rc)")
+}
 # --cupti's library: the copy carried beside the executables, unless the caller chose one.
 if [ -z "${FUSELAB_CUPTI_LIB:-}" ] && [ -f "$BIN/libcupti.so.12" ]; then
     export FUSELAB_CUPTI_LIB="$BIN/libcupti.so.12"
@@ -43,37 +53,37 @@ for part in "$@"; do
     tests)
         machine ""
         "$BIN/fuselab_tests" > "$OUT/tests.log" 2>&1
-        echo "fuselab_tests: exit $? ($(grep -cE '^\[       OK \]' "$OUT/tests.log") ok)"
+        step fuselab_tests; echo "($(grep -cE '^\[       OK \]' "$OUT/tests.log") ok)"
         grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/tests.log" | head -20
-        python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --jobs "${SWEEP_JOBS:-8}" > "$OUT/sweep_cuda.log" 2>&1
-        echo "CLI sweep (cuda): exit $?"; tail -2 "$OUT/sweep_cuda.log"
+        python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --all-shapes --jobs "${SWEEP_JOBS:-8}" > "$OUT/sweep_cuda.log" 2>&1
+        step "CLI sweep (cuda)"; tail -2 "$OUT/sweep_cuda.log"
         python3 tests/test_python.py "$BIN/fuselab" > "$OUT/python.log" 2>&1
-        echo "Python package (numpy): exit $?"; tail -3 "$OUT/python.log"
+        step "Python package (numpy)"; tail -3 "$OUT/python.log"
         python3 tests/test_torch.py > "$OUT/torch_tests.log" 2>&1
-        echo "Python package (torch): exit $?"; tail -4 "$OUT/torch_tests.log"
+        step "Python package (torch)"; tail -4 "$OUT/torch_tests.log"
         ;;
     sanitize)
         python3 gpu/sanitize_cuda.py --bin "$BIN/fuselab" --out "$OUT/sanitizers" > "$OUT/sanitize.log" 2>&1
-        echo "sanitizers: exit $?"; tail -4 "$OUT/sanitize.log"
+        step sanitizers; tail -4 "$OUT/sanitize.log"
         ;;
     fuselab)
         machine "_bench"
         # shellcheck disable=SC2086
         "$BIN/fuselab" bench --target cuda --json "$OUT/bench_cuda.json" ${BENCH_ARGS:-} \
             2>"$OUT/bench_cuda.err" > "$OUT/bench_cuda.txt"
-        echo "bench: exit $?"; grep -cE " ok | WRONG | ERROR" "$OUT/bench_cuda.txt"; tail -3 "$OUT/bench_cuda.txt"
+        step bench; grep -cE " ok | WRONG | ERROR" "$OUT/bench_cuda.txt"; tail -3 "$OUT/bench_cuda.txt"
         [ -z "${SKIP_CUPTI:-}" ] || { echo "== $part: $((SECONDS - t0)) s (no --cupti run)"; continue; }
         # Launches and kernel-only time in a second process, so that no CUPTI is loaded while the
         # first is timed (report.py merges them).
         "$BIN/fuselab" bench --target cuda --cupti --no-check --budget 0.05 --device-budget 0.01 \
             --json "$OUT/bench_cupti.json" 2>>"$OUT/bench_cuda.err" > "$OUT/bench_cupti.txt"
-        echo "bench --cupti: exit $?"; grep -c MISMATCH "$OUT/bench_cupti.txt"
+        step "bench --cupti"; grep -c MISMATCH "$OUT/bench_cupti.txt"
         ;;
     peers)
         machine "_peers"
         # shellcheck disable=SC2086
         python3 peers/peers.py --json "$OUT/peers.json" ${PEERS_ARGS:-} 2>"$OUT/peers.err" > "$OUT/peers.txt"
-        echo "peers: exit $?"; tail -3 "$OUT/peers.txt"
+        step peers; tail -3 "$OUT/peers.txt"
         ;;
     peers1 | peers2)
         machine "_peers"
@@ -84,15 +94,15 @@ for part in "$@"; do
         fi
         # shellcheck disable=SC2086
         python3 peers/peers.py $sel --json "$OUT/$part.json" ${PEERS_ARGS:-} 2>"$OUT/$part.err" > "$OUT/$part.txt"
-        echo "$part: exit $?"; tail -3 "$OUT/$part.txt"
+        step "$part"; tail -3 "$OUT/$part.txt"
         halves=$(for p in peers1 peers2; do [ -f "$OUT/$p.json" ] && echo "$OUT/$p.json"; done)
         # shellcheck disable=SC2086
         python3 peers/peers.py --merge $halves --json "$OUT/peers.json" > "$OUT/peers.txt" 2>>"$OUT/$part.err"
-        echo "peers.json: merge exit $?, from" "$halves"
+        step "peers.json merge"; echo "from" "$halves"
         ;;
     torch)
         python3 peers/torch_bench.py --json "$OUT/torch_bench.json" 2>"$OUT/torch_bench.err" > "$OUT/torch_bench.txt"
-        echo "torch_bench: exit $?"; tail -3 "$OUT/torch_bench.txt"
+        step torch_bench; tail -3 "$OUT/torch_bench.txt"
         ;;
     sweeps)
         # Register pressure (seed §1.6): the largest fused kernel under several JIT register caps.
@@ -100,26 +110,37 @@ for part in "$@"; do
             HL_CUDA_JIT_MAX_REGISTERS=$r "$BIN/fuselab" bench --target cuda --pipeline conv_relu_pool \
                 --schedule tiled --no-check --budget 0.3 --json "$OUT/bench_cuda_regs$r.json" \
                 2>>"$OUT/bench_cuda.err" >> "$OUT/bench_cuda_regs.txt"
+            step "bench at $r registers"
         done
         # Launch cost against traffic (seed §1.5): add_relu and pointwise_chain, N = 2^10..2^28.
         for p in add_relu pointwise_chain; do
             for e in 10 12 14 16 18 20 22 24 26 28; do
                 "$BIN/fuselab" bench --target cuda --pipeline "$p" --size $((1 << e)) --no-check --budget 0.2 \
                     --device-budget 0.1 --json "/tmp/sweep_${p}_$e.json" > /dev/null 2>>"$OUT/bench_cuda.err"
+                step "bench $p 2^$e"
             done
         done
         python3 -c 'import json, glob, sys; json.dump([r for f in sorted(glob.glob("/tmp/sweep_*.json")) for r in json.load(open(f))["records"]], sys.stdout, indent=1)' > "$OUT/sweep.json"
+        step sweep.json
         ;;
     ncu)
         bash gpu/ncu_run.sh "$OUT/ncu"
+        step ncu
         python3 results/ncu_table.py "$OUT/ncu" > "$OUT/ncu.md"
+        step ncu_table
         ;;
     stalls)
         bash gpu/ncu_stalls.sh "$OUT/stalls" conv_relu_pool 3840x2160x3x16 \
             tiled shared_weights hand_const hand_global > "$OUT/stalls.md"
+        step stalls
         ;;
-    *) echo "gpu_run.sh: unknown part '$part'"; exit 2 ;;
+    *) echo "gpu_run.sh: unknown part '$part'"; failed+=("unknown part '$part'") ;;
     esac
     echo "== $part: $((SECONDS - t0)) s"
 done
 [ -z "$ARCHIVE" ] || tar czf "$ARCHIVE" -C "$OUT" .
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "gpu_run.sh: ${#failed[@]} steps failed:"; printf '  %s\n' "${failed[@]}"
+    exit 1
+fi
+echo "gpu_run.sh: every step passed"

@@ -41,6 +41,8 @@ Workload two_convs_common(bool independent) {
     w.pipeline = independent ? "two_convs_indep" : "two_convs";
     w.size_format = "WxHxCxK";
     w.tolerance = 1e-4;
+    // As conv_relu_pool's: a float32 sum of 9 C products, accumulated in any order.
+    w.element_tolerance = [](const Size &s) { return ElementTolerance{1e-6 * 9 * s[2], 1e-5}; };
     w.cpu_sizes = {{960, 540, 16, 16}};
     w.cuda_sizes = {{1920, 1080, 16, 16}, {64, 64, 16, 16}};
     // Smaller than a thread's tile, cut at every edge, channels not a multiple of a block's.

@@ -3,6 +3,8 @@
 // float64 on fresh inputs of its own.
 #include <gtest/gtest.h>
 
+#include "require_cuda.h"
+
 #include <mutex>
 #include <random>
 #include <string>
@@ -33,23 +35,25 @@ std::vector<std::string> run_threads(const std::string &target,
             std::mt19937_64 seeds(std::random_device{}());
             for (int r = 0; r < rounds; r++) {
                 for (const Job &j : per_thread[t]) {
-                    const std::string what = std::string(j.pipeline) + "/" + j.schedule + "/" +
+                    std::string what = std::string(j.pipeline) + "/" + j.schedule + "/" +
                                              target + " " + format_size(j.size) + " thread " +
                                              std::to_string(t);
                     try {
                         const Workload &w = find_workload(j.pipeline);
                         const Variant &v = find_variant(j.pipeline, j.schedule, target);
-                        Buffers buffers = make_buffers(w, j.size, seeds());
+                        const uint64_t seed = seeds();
+                        what += " seed " + std::to_string(seed);
+                        Buffers buffers = make_buffers(w, j.size, seed);
                         const RefBuffers ref = w.reference(buffers, j.size);
                         invoke(v, bind(buffers));
                         for (const auto &[name, expected] : ref) {
                             auto &out = buffers.at(name);
                             out.copy_to_host();
-                            const double err = relative_error(out, expected);
-                            if (!(err <= w.tolerance)) {
+                            const OutputCheck c = check_output(w, j.size, out, expected);
+                            if (!c.ok) {
                                 std::lock_guard<std::mutex> lock(m);
                                 failures.push_back(what + ": " + name + " error " +
-                                                   std::to_string(err));
+                                                   std::to_string(c.rel_err) + " " + c.worst);
                             }
                         }
                     } catch (const Error &e) {
@@ -79,12 +83,12 @@ TEST(Concurrency, CpuVariantsFromSeveralThreads) {
 }
 
 TEST(Concurrency, CudaVariantsFromSeveralThreads) {
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     for (const std::string &f : run_threads("cuda", mixed_jobs(), 8)) ADD_FAILURE() << f;
 }
 
 TEST(Concurrency, CpuAndCudaAtOnce) {
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     std::vector<std::string> cpu_failures, cuda_failures;
     std::thread cpu([&] { cpu_failures = run_threads("cpu", mixed_jobs(), 4); });
     std::thread cuda([&] { cuda_failures = run_threads("cuda", mixed_jobs(), 4); });

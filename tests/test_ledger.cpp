@@ -1,6 +1,8 @@
 // The build-time ledger (kernels per call, intermediates) says what the strategies promise.
 #include <gtest/gtest.h>
 
+#include "require_cuda.h"
+
 #include "fuselab/registry.h"
 #include "fuselab/workloads.h"
 
@@ -21,7 +23,7 @@ bool cuda_built() {
 }
 
 TEST(Ledger, CudaKernelsAndIntermediatesMatchTheStrategies) {
-    if (!cuda_built()) GTEST_SKIP() << "this build has no CUDA variants (FUSELAB_CUDA=OFF)";
+    if (!cuda_built()) FUSELAB_CUDA_SKIP("this build has no CUDA variants (FUSELAB_CUDA=OFF)");
     const Expect expected[] = {
         {"add_relu", "unfused", 2, 1},
         {"add_relu", "fused", 1, 0},
@@ -76,7 +78,7 @@ TEST(Ledger, IntermediateBytesFollowTheSize) {
             EXPECT_EQ(intermediate_bytes(fused, args), 0) << fused.name();
         }
     }
-    if (!cuda_built()) GTEST_SKIP() << "the CUDA part: this build has no CUDA variants";
+    if (!cuda_built()) FUSELAB_CUDA_SKIP("the CUDA part: this build has no CUDA variants");
     // pointwise_chain: nine N-float intermediates unfused, none fused.
     {
         const Workload &pc = find_workload("pointwise_chain");

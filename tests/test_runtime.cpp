@@ -2,6 +2,8 @@
 // never an abort, never a silently wrong answer. And timing: what each measure fills in.
 #include <gtest/gtest.h>
 
+#include "require_cuda.h"
+
 #include <iostream>
 
 #include "fuselab/device.h"
@@ -106,7 +108,7 @@ TEST(Runtime, NonDenseWeightsAreAnError) {
 
 TEST(Runtime, HandWrittenConvRefusesWhatHalideWould) {
     // The nvcc-built kernels check shapes themselves: the same refusals as the generator's, named.
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     for (const char *s : {"hand_const", "hand_global"}) {
         const Variant &v = find_variant("conv_relu_pool", s, "cuda");
         const std::string lib = std::string("conv_relu_pool__") + s + "__cuda";
@@ -147,7 +149,7 @@ TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
         GTEST_SKIP() << "a CUDA device is usable here: " << cuda_status().device;
     bool cuda_built = false;
     for (const Variant &v : variants()) cuda_built |= v.is_cuda();
-    if (!cuda_built) GTEST_SKIP() << "this build has no CUDA variants (FUSELAB_CUDA=OFF)";
+    if (!cuda_built) FUSELAB_CUDA_SKIP("this build has no CUDA variants (FUSELAB_CUDA=OFF)");
     Buffer<float> a(16), b(16), out(16);
     const std::string msg = error_of([&] {
         invoke(find_variant("add_relu", "fused", "cuda"),
@@ -160,7 +162,7 @@ TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
 TEST(Runtime, MisalignedDeviceViewIsRefused) {
     // A view into device memory at an offset that is not a multiple of 16 bytes would make a
     // kernel's vector access fault: refused before any launch, the output untouched.
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     Buffer<float> a(1001), b(1001), whole(1002);
     a.fill(1.0f);
     b.fill(2.0f);
@@ -187,7 +189,7 @@ TEST(Runtime, MisalignedDeviceViewIsRefused) {
 }
 
 TEST(Runtime, CudaOutOfMemoryIsAnError) {
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     // 1 TiB of floats, described but never allocated on the host: more than any GPU holds.
     halide_dimension_t dims[2] = {halide_dimension_t(0, 1 << 30, 1),
                                   halide_dimension_t(0, 256, 1 << 30)};
@@ -227,7 +229,7 @@ TEST(Timing, CpuVariantIsTimedByTheHostOnly) {
 }
 
 TEST(Timing, CudaVariantIsAlsoTimedWithDeviceEvents) {
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     const Timing t = time_add_relu("cuda", 1 << 22);
     EXPECT_GE(t.host_repeats, TimingOptions{}.min_repeats);
     EXPECT_GT(t.host_median_us, 0);
@@ -252,7 +254,7 @@ TEST(Timing, DeviceTimerWithoutDeviceSaysWhy) {
 }
 
 TEST(Timing, DeviceTimerOutOfMemoryIsAnError) {
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     // A 1 TiB flush buffer: more than any GPU holds.
     const std::string msg = error_of([] { DeviceTimer timer("oom-timer", 2, size_t(1) << 40); });
     EXPECT_NE(msg.find("oom-timer: event timing: cannot allocate"), std::string::npos) << msg;
@@ -260,7 +262,7 @@ TEST(Timing, DeviceTimerOutOfMemoryIsAnError) {
 }
 
 TEST(Timing, DeviceTimerPairs) {
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     DeviceTimer timer("timer-test", 3);
     EXPECT_EQ(timer.pairs(), 3);
     std::string msg = error_of([&] { timer.record_end(0); });
@@ -284,7 +286,7 @@ TEST(Timing, DeviceTimerPairs) {
 }
 
 TEST(Timing, DeviceTimerNeedsEveryPairRecorded) {
-    if (!cuda_status().usable) GTEST_SKIP() << "no usable CUDA device: " << cuda_status().reason;
+    FUSELAB_REQUIRE_CUDA_DEVICE("");
     DeviceTimer timer("timer-test", 2);
     timer.record_start(0);
     timer.record_end(0);

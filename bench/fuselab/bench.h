@@ -20,11 +20,12 @@ struct BenchOptions {
     bool once = false;   // one call per variant and size: no warm-up, no timing (for ncu)
     bool cupti = false;  // after timing, trace a few calls with CUPTI: launches, kernel time
     // CPU runs: the command that times the CPU peers on the same inputs ("PYTHON
-    // bench/cpu_peers.py", peer_runner.h); their rows join the table. Empty: no peers.
+    // peers/cpu_peers.py", peer_runner.h); their rows join the table. Empty: no peers.
     std::string peers;
 };
 
-// Prints the table on stdout and progress on stderr; returns 0, or 2 if an output was wrong.
+// Prints the table on stdout and progress on stderr; returns 0, 2 if an output was wrong, or 3 if
+// a row failed with an error other than a variant's documented refusal (Refusal, error.h).
 // Throws Error when the run cannot start (no usable device for --target cuda, a bad size).
 int run_bench(const BenchOptions &opt);
 

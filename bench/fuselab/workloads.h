@@ -31,10 +31,18 @@ struct ArgShape {
     bool output;
 };
 
+// The bound on every element of an output: |out - ref| <= atol + rtol |ref|.
+struct ElementTolerance {
+    double atol, rtol;
+};
+
 struct Workload {
     std::string pipeline;
     std::string size_format;                  // "N", "WxH" (output extents), "WxHxCxK"
-    double tolerance;                         // on relative_error(out, ref)
+    double tolerance;                         // on relative_error(out, ref), the norm
+    // Every element's bound at a size (each workload says why it is what it is). Null: the norm's
+    // tolerance as both atol and rtol.
+    ElementTolerance (*element_tolerance)(const Size &) = nullptr;
     std::vector<Size> cpu_sizes, cuda_sizes;  // bench sizes; the first is the default
     std::vector<Size> test_sizes;             // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
@@ -78,8 +86,22 @@ int64_t intermediate_bytes_at(const Variant &v, const Size &size);
 // ||out - ref|| / max(||ref||, sqrt(n)) over the n elements: relative, except where the
 // reference's RMS is below 1, where it is the RMS error. (Inputs are O(1): a tiny output whose
 // terms cancel, a 1x1 blur near 0, would otherwise turn float rounding into a large relative
-// error.) +inf if any element is NaN or infinite.
+// error.) Elements where the reference is NaN or infinite count when `out` matches them (the
+// same infinity, or NaN) and are left out of the norm; +inf if any other element is NaN or
+// infinite.
 double relative_error(const Halide::Runtime::Buffer<float> &out,
                       const Halide::Runtime::Buffer<double> &ref);
+
+// One output against its reference: the norm (relative_error <= w.tolerance) and every element
+// (within w.element_tolerance, or the same NaN or infinity as the reference).
+struct OutputCheck {
+    double rel_err = 0;
+    int64_t bad_elements = 0;  // elements outside their bound
+    std::string worst;         // the element furthest outside its bound, in words ("" if none)
+    bool ok = true;
+};
+OutputCheck check_output(const Workload &w, const Size &size,
+                         const Halide::Runtime::Buffer<float> &out,
+                         const Halide::Runtime::Buffer<double> &ref);
 
 }  // namespace fuselab

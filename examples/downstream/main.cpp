@@ -26,10 +26,11 @@ bool check_conv(const std::string &target) {
     fuselab::invoke(v, fuselab::bind(buffers));
     auto &out = buffers.at("out");
     out.copy_to_host();  // a CUDA variant leaves its outputs on the device
-    const double err = fuselab::relative_error(out, ref.at("out"));
-    std::printf("%s at %s: relative error %.1e (tolerance %.0e)\n", v.name().c_str(),
-                fuselab::format_size(size).c_str(), err, w.tolerance);
-    return err <= w.tolerance;
+    const fuselab::OutputCheck c = fuselab::check_output(w, size, out, ref.at("out"));
+    std::printf("%s at %s: relative error %.1e (tolerance %.0e), %lld elements out of bounds %s\n",
+                v.name().c_str(), fuselab::format_size(size).c_str(), c.rel_err, w.tolerance,
+                static_cast<long long>(c.bad_elements), c.worst.c_str());
+    return c.ok;
 }
 
 bool check_typed_call() {
@@ -39,10 +40,10 @@ bool check_typed_call() {
     const fuselab::RefBuffers ref = w.reference(b, size);
     const int code = conv_relu_pool__tiled__cpu(b.at("input"), b.at("weights"), b.at("bias"),
                                                 b.at("out"));
-    const double err = fuselab::relative_error(b.at("out"), ref.at("out"));
-    std::printf("conv_relu_pool__tiled__cpu(...) typed call: status %d, relative error %.1e\n",
-                code, err);
-    return code == 0 && err <= w.tolerance;
+    const fuselab::OutputCheck c = fuselab::check_output(w, size, b.at("out"), ref.at("out"));
+    std::printf("conv_relu_pool__tiled__cpu(...) typed call: status %d, relative error %.1e %s\n",
+                code, c.rel_err, c.worst.c_str());
+    return code == 0 && c.ok;
 }
 
 }  // namespace

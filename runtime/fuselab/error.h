@@ -12,4 +12,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// A documented limit of a variant, refused in words before anything is written: an autoscheduled
+// variant at a size its tiles do not fit, or one that takes a buffer as kernel parameters at
+// another shape. The bench reports it as REFUSED, not as an error (registry.h: Variant::limit).
+class Refusal : public Error {
+public:
+    using Error::Error;
+};
+
 }  // namespace fuselab

@@ -117,6 +117,19 @@ std::string param_buffer(const halide_filter_argument_t &a) {
     return at + 7 < name.size() ? name.substr(0, at) : "";
 }
 
+}  // namespace
+
+std::string variant_limit(const Variant &v) {
+    if (*v.autoscheduler) return "autoscheduled";
+    const halide_filter_metadata_t *md = v.metadata();
+    for (int i = 0; i < md->num_arguments; i++) {
+        if (!param_buffer(md->arguments[i]).empty()) return "one_shape";
+    }
+    return "";
+}
+
+namespace {
+
 int64_t elements(const halide_buffer_t *b) {
     int64_t n = 1;
     for (int d = 0; d < b->dimensions; d++) n *= b->dim[d].extent;
@@ -245,7 +258,7 @@ void validate(const Variant &v, const Bindings &args) {
         int64_t params = 0;
         for (int i = 0; i < md->num_arguments; i++) params += param_buffer(md->arguments[i]) == name;
         if (params > 0 && b && elements(b) != params) {
-            throw Error(who + ": input '" + name + "' has " + std::to_string(elements(b)) +
+            throw Refusal(who + ": input '" + name + "' has " + std::to_string(elements(b)) +
                         " elements; this variant takes it as " + std::to_string(params) +
                         " kernel parameters, so it runs one shape only (" + v.summary + ")");
         }
@@ -308,7 +321,7 @@ void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
     std::string msg = detail::take_halide_error();
     if (code != 0) {
         if (code == halide_error_code_access_out_of_bounds && *v.autoscheduler)
-            throw Error(autoscheduled_refusal(v));
+            throw Refusal(autoscheduled_refusal(v));
         if (code == halide_error_code_constraint_violated) {
             // "Constraint violated: a.stride.0 (2) == 1 (1)": a layout the kernel cannot take.
             for (int i = 0; i < md->num_arguments; i++) {

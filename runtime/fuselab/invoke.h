@@ -43,6 +43,11 @@ void validate(const Variant &v, const Bindings &args);
 // The variant's intermediate bytes for these buffers, from its ledger (-1 if unknown).
 int64_t intermediate_bytes(const Variant &v, const Bindings &args);
 
+// The documented limit under which the variant refuses a call in words (Refusal, error.h):
+// "autoscheduled" (an autoscheduler's tiles, which fit only some sizes), "one_shape" (a buffer
+// taken as kernel parameters), or "" (it runs every size its pipeline defines).
+std::string variant_limit(const Variant &v);
+
 // "float32", "uint8", ...
 std::string type_name(const halide_type_t &t);
 
