@@ -14,6 +14,7 @@
 #include "cpu_probe.h"
 #include "cupti.h"
 #include "fuselab/bench.h"
+#include "fuselab/choice.h"
 #include "peer_runner.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
@@ -402,6 +403,9 @@ int run_bench(const BenchOptions &opt) {
     nlohmann::json copy_probes = nlohmann::json::object();
     const double fma_peak = probes ? fma_peak_gflops() : 0;
     const auto started = std::chrono::steady_clock::now();
+    // How the cost model chooses at each (workload, size), fitted without that size's rows.
+    std::vector<ChoiceRow> choice;
+    CostModel model;
     // The JSON, rewritten after every workload, so that a run cut short keeps what it measured.
     auto write_json = [&](bool partial) {
         if (opt.json.empty()) return;
@@ -424,6 +428,16 @@ int run_bench(const BenchOptions &opt) {
         }
         if (tracer) meta["cupti"] = {{"library", tracer->description()}, {"calls", kTracedCalls}};
         nlohmann::json doc = {{"meta", meta}, {"records", records}};
+        if (!partial && !opt.once) {
+            nlohmann::json table = nlohmann::json::array();
+            for (const ChoiceRow &c : choice) {
+                table.push_back({{"workload", c.workload}, {"size", c.size}, {"predicted", c.predicted},
+                                 {"measured", c.measured}, {"predicted_us", c.predicted_us},
+                                 {"measured_us", c.measured_us}, {"regret", c.regret}});
+            }
+            doc["choice"] = table;
+            doc["model"] = nlohmann::json::parse(model.to_json());
+        }
         std::ofstream(opt.json) << doc.dump(2) << "\n";
         if (!partial) std::fprintf(stderr, "wrote %s\n", opt.json.c_str());
     };
@@ -534,6 +548,26 @@ int run_bench(const BenchOptions &opt) {
         }
     }
 
+    if (!opt.once) {
+        std::vector<Measured> measured;
+        std::vector<CostSample> samples;
+        for (const Row &r : rows) {
+            if (r.kind != "fuselab" || !r.error.empty() || r.timing.host_repeats == 0) continue;
+            Measured m;
+            m.workload = r.pipeline;
+            m.size = r.size;
+            m.schedule = r.schedule;
+            m.sample = {r.pipeline, r.schedule, r.kernels > 0 ? r.kernels : 1,
+                        double(r.min_bytes) + 2.0 * std::max<int64_t>(r.intermediate_bytes, 0),
+                        r.timing.median_us()};
+            measured.push_back(m);
+            samples.push_back(m.sample);
+        }
+        const std::string device = target == "cuda" ? cuda_status().device : cpu_model();
+        choice = leave_one_out(device, measured);
+        model = CostModel::fit(device, samples);
+        print_choice_table(choice);
+    }
     write_json(false);
     // A wrong answer or any error fails the run. A variant's worded refusal of a documented limit
     // (an autoscheduled schedule at a size its tiles do not fit, a one-shape variant at another

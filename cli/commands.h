@@ -21,6 +21,17 @@ struct RunOptions {
 };
 int run_command(const RunOptions &opt);
 
+struct TuneOptions {
+    std::string target = "auto";
+    std::vector<std::string> pipelines;  // empty: every pipeline built for the target
+    std::string size;                    // instead of the workload's sizes (one pipeline)
+    double budget_s = 0.1;               // host timing per strategy; half that of device events
+    std::vector<std::string> fit;        // instead: fit the cost model from these bench JSONs
+    bool record = false;                 // with fit: store the model in the tuning file
+    std::string models_out;              // with fit: write every device's model here
+};
+int tune_command(const TuneOptions &opt);
+
 using fuselab::resolve_target;
 
 }  // namespace fuselab::cli

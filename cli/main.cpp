@@ -75,12 +75,29 @@ int main(int argc, char **argv) {
     RunOptions run;
     auto *run_cmd = app.add_subcommand("run", "Run one variant on .npy (or PNG) files");
     run_cmd->add_option("pipeline", run.pipeline, "Pipeline name")->required();
-    run_cmd->add_option("--schedule", run.schedule, "Strategy name")->required();
+    run_cmd->add_option("--schedule", run.schedule,
+                        "Strategy name; without it, the strategy tuned or predicted fastest for "
+                        "these inputs on this device (`fuselab tune` measures)");
     run_cmd->add_option("--target", run.target, "cpu, cuda, or auto")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     run_cmd->add_option("inputs", run.inputs, "Inputs as NAME=FILE")->required();
     run_cmd->add_option("-o,--output", run.outputs, "Outputs as NAME=FILE (repeatable)")
         ->required();
+
+    TuneOptions tune;
+    auto *tune_cmd = app.add_subcommand(
+        "tune", "Time every strategy at the suite's shapes and record each winner for `run` "
+                "and the Python package; or fit the cost model from bench JSON (--fit)");
+    tune_cmd->add_option("--target", tune.target, "cpu, cuda, or auto")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    tune_cmd->add_option("--pipeline", tune.pipelines, "Only these pipelines (repeatable)");
+    tune_cmd->add_option("--size", tune.size, "One size instead of the defaults (one --pipeline)");
+    tune_cmd->add_option("--budget", tune.budget_s, "Seconds of timing per strategy and size");
+    tune_cmd->add_option("--fit", tune.fit,
+                         "Instead: fit the cost model from these `fuselab bench --json` files, and "
+                         "print how it chooses at each size left out of its fit");
+    tune_cmd->add_flag("--record", tune.record, "With --fit: store each fit in the tuning file");
+    tune_cmd->add_option("--models-out", tune.models_out, "With --fit: write the fits to this file");
 
     CLI11_PARSE(app, argc, argv);
     if (bench.once && check->count() == 0) bench.check = false;
@@ -88,6 +105,11 @@ int main(int argc, char **argv) {
         if (*list_cmd) return list_command(list);
         if (*bench_cmd) return fuselab::run_bench(bench);
         if (*run_cmd) return run_command(run);
+        if (*tune_cmd) {
+            if (!tune.size.empty() && tune.pipelines.size() != 1)
+                throw fuselab::Error("tune --size needs exactly one --pipeline");
+            return tune_command(tune);
+        }
     } catch (const fuselab::Error &e) {
         std::cerr << "fuselab: error: " << e.what() << "\n";
         return refused();

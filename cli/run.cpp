@@ -13,6 +13,7 @@
 
 #include "commands.h"
 #include "fuselab/device.h"
+#include "fuselab/choose.h"
 #include "fuselab/error.h"
 #include "fuselab/registry.h"
 #include "fuselab/workloads.h"
@@ -64,7 +65,11 @@ bool file_id(const std::string &path, FileId *id) {
 
 int run_command(const RunOptions &opt) {
     const Workload &w = find_workload(opt.pipeline);
-    const Variant &v = find_variant(opt.pipeline, opt.schedule, resolve_target(opt.target));
+    const std::string target = resolve_target(opt.target);
+    // Without --schedule, the strategy is chosen once the inputs are read (choose.h).
+    const Variant *named = opt.schedule.empty() ? nullptr
+                                                : &find_variant(opt.pipeline, opt.schedule, target);
+    const std::string who = named ? named->name() : opt.pipeline + " on " + target;
     const Size any = w.cpu_sizes.front();
     const auto has_arg = [&](const std::string &name, bool output) {
         for (const ArgShape &a : w.shapes(any)) {
@@ -79,20 +84,20 @@ int run_command(const RunOptions &opt) {
     for (const std::string &text : opt.inputs) {
         Binding b = split_binding(text);
         if (!has_arg(b.name, false)) {
-            throw Error(v.name() + ": '" + b.name + "' is not an input of " + w.pipeline);
+            throw Error(who + ": '" + b.name + "' is not an input of " + w.pipeline);
         }
         if (!seen.insert(b.name).second) {
-            throw Error(v.name() + ": input '" + b.name + "' is given twice");
+            throw Error(who + ": input '" + b.name + "' is given twice");
         }
         inputs.push_back(b);
     }
     for (const std::string &text : opt.outputs) {
         Binding b = split_binding(text);
         if (!has_arg(b.name, true)) {
-            throw Error(v.name() + ": '" + b.name + "' is not an output of " + w.pipeline);
+            throw Error(who + ": '" + b.name + "' is not an output of " + w.pipeline);
         }
         if (!seen.insert(b.name).second) {
-            throw Error(v.name() + ": output '" + b.name + "' is given twice");
+            throw Error(who + ": output '" + b.name + "' is given twice");
         }
         outputs.push_back(b);
     }
@@ -103,7 +108,7 @@ int run_command(const RunOptions &opt) {
         try {
             check_input_path(inputs[i].file);
         } catch (const Error &e) {
-            throw Error(v.name() + ": input '" + inputs[i].name + "': " + e.what());
+            throw Error(who + ": input '" + inputs[i].name + "': " + e.what());
         }
         file_id(inputs[i].file, &input_ids[i]);
     }
@@ -111,13 +116,13 @@ int run_command(const RunOptions &opt) {
     std::vector<FileId> output_ids;
     for (const Binding &out : outputs) {
         const auto fail = [&](const std::string &why) {
-            throw Error(v.name() + ": output '" + out.name + "': cannot write " + out.file + ": " +
+            throw Error(who + ": output '" + out.name + "': cannot write " + out.file + ": " +
                         why);
         };
         try {
             files.push_back(std::make_unique<OutputFile>(out.file));
         } catch (const Error &e) {
-            throw Error(v.name() + ": output '" + out.name + "': " + e.what());
+            throw Error(who + ": output '" + out.name + "': " + e.what());
         }
         FileId id;
         if (!file_id(out.file, &id)) fail(std::strerror(errno));
@@ -141,7 +146,7 @@ int run_command(const RunOptions &opt) {
         try {
             buffers.emplace(in.name, read_array(in.file));
         } catch (const Error &e) {
-            throw Error(v.name() + ": input '" + in.name + "': " + e.what());
+            throw Error(who + ": input '" + in.name + "': " + e.what());
         }
     }
     // Errors past this point concern the inputs together: they name all their files.
@@ -152,13 +157,13 @@ int run_command(const RunOptions &opt) {
     try {
         size = size_from_inputs(w, buffers);
     } catch (const Error &e) {
-        throw Error(v.name() + ": " + e.what() + files_given);
+        throw Error(who + ": " + e.what() + files_given);
     }
     for (const ArgShape &a : w.shapes(size)) {
         if (!a.output) continue;
         for (size_t d = 0; d < a.extents.size(); d++) {
             if (a.extents[d] < 1) {
-                throw Error(v.name() + ": output '" + a.name + "' has extent " +
+                throw Error(who + ": output '" + a.name + "' has extent " +
                             std::to_string(a.extents[d]) + " in dimension " + std::to_string(d) +
                             "; extents must be positive" + files_given);
             }
@@ -168,18 +173,28 @@ int run_command(const RunOptions &opt) {
             try {
                 check_output_shape(a.extents, outputs[o].file);
             } catch (const Error &e) {
-                throw Error(v.name() + ": output '" + a.name + "': " + e.what());
+                throw Error(who + ": output '" + a.name + "': " + e.what());
             }
         }
         try {
             buffers.emplace(a.name, allocate_array(a.extents, "output '" + a.name + "'"));
         } catch (const Error &e) {
-            throw Error(v.name() + ": " + e.what());
+            throw Error(who + ": " + e.what());
         }
     }
     poison_outputs(w, size, buffers);
 
     Bindings args = bind(buffers);
+    const Variant *chosen = named;
+    if (!chosen) {
+        ChooseOptions copt;
+        copt.target = target;
+        const Choice c = choose(opt.pipeline, args, copt);
+        chosen = c.variant;
+        std::fprintf(stderr, "chose %s (%s): %s\n", chosen->name().c_str(), c.source.c_str(),
+                     c.reason.c_str());
+    }
+    const Variant &v = *chosen;
     invoke(v, args);
     // Every output to its temporary file first, then all renamed: a failure leaves none.
     for (size_t o = 0; o < outputs.size(); o++) {

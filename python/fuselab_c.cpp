@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "HalideRuntimeCuda.h"
+#include "fuselab/choose.h"
 #include "fuselab/describe.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
@@ -132,6 +133,41 @@ extern "C" int fuselab_output_shapes(const char *pipeline, int nargs, const fuse
             out[name] = std::vector<int>(extents.rbegin(), extents.rend());
         const std::string text = out.dump();
         if (text.size() + 1 > json_len) throw Error("output shapes: buffer too small");
+        std::memcpy(json, text.c_str(), text.size() + 1);
+        return 0;
+    } catch (const std::exception &e) {
+        return fail(err, err_len, e.what());
+    }
+}
+
+extern "C" int fuselab_choose(const char *pipeline, const char *target, int nargs,
+                              const fuselab_arg *args, int tune, char *json, size_t json_len,
+                              char *err, size_t err_len) {
+    try {
+        const std::string who = std::string(pipeline ? pipeline : "?");
+        std::vector<Described> described(nargs);
+        fuselab::Bindings bindings;
+        for (int i = 0; i < nargs; i++) {
+            describe(args[i], who, described[i]);
+            if (!bindings.emplace(args[i].name, &described[i].buf).second)
+                throw Error(who + ": argument '" + args[i].name + "' given twice");
+        }
+        fuselab::ChooseOptions opt;
+        opt.target = target ? target : "auto";
+        opt.tune = tune != 0;
+        const fuselab::Choice c = fuselab::choose(who, bindings, opt);
+        int index = 0;
+        for (const fuselab::Variant &v : fuselab::variants()) {
+            if (&v == c.variant) break;
+            index++;
+        }
+        const std::string text = nlohmann::json{{"index", index},
+                                                {"variant", c.variant->name()},
+                                                {"schedule", c.variant->schedule},
+                                                {"source", c.source},
+                                                {"reason", c.reason}}
+                                     .dump();
+        if (text.size() + 1 > json_len) throw Error(who + ": choose: buffer too small");
         std::memcpy(json, text.c_str(), text.size() + 1);
         return 0;
     } catch (const std::exception &e) {

@@ -92,7 +92,51 @@ TEST_P(VariantTest, MatchesFloat64Reference) {
     EXPECT_GE(checked_sizes, limit.empty() ? static_cast<int>(w.test_sizes.size()) : 1);
 }
 
+// Infinities and large magnitudes, where the math defines the answer: the pointwise pipelines'
+// first input gets +-inf, +-1e30 and +-1e4 at every seventh element (relu(inf + b) = inf,
+// relu(-inf) = 0, tanh and the sigmoid saturate); the other inputs stay finite, so that no sum is
+// inf - inf and no float32 sum overflows.
+// (Autoscheduled variants run only their estimates' sizes, which the other test covers.)
+std::vector<const Variant *> pointwise_variants() {
+    std::vector<const Variant *> out;
+    for (const Variant &v : variants()) {
+        const std::string p = v.pipeline;
+        if ((p == "add_relu" || p == "pointwise_chain" || p == "branches" || p == "branches_indep") &&
+            variant_limit(v).empty())
+            out.push_back(&v);
+    }
+    return out;
+}
+
+class ExtremeInputTest : public testing::TestWithParam<const Variant *> {};
+
+TEST_P(ExtremeInputTest, InfinitiesAndLargeMagnitudes) {
+    const Variant &v = *GetParam();
+    const std::string p = v.pipeline;
+    if (v.is_cuda()) FUSELAB_REQUIRE_CUDA_DEVICE(v.name() << ": ");
+    const Workload &w = find_workload(p);
+    const Size size = {4099};
+    const uint64_t seed = std::random_device{}();
+    SCOPED_TRACE(v.name() + " size 4099 seed " + std::to_string(seed));
+    Buffers buffers = make_buffers(w, size, seed);
+    const float extremes[] = {INFINITY, -INFINITY, 1e30f, -1e30f, 1e4f, -1e4f};
+    Halide::Runtime::Buffer<float> &first = buffers.at(w.shapes(size).front().name);
+    for (int i = 0, k = 0; i < size[0]; i += 7, k++) first(i) = extremes[k % 6];
+    first.set_host_dirty();
+    const RefBuffers ref = w.reference(buffers, size);
+    ASSERT_NO_THROW(invoke(v, bind(buffers)));
+    for (const auto &kv : ref) {
+        auto &out = buffers.at(kv.first);
+        if (v.is_cuda()) out.copy_to_host();
+        const OutputCheck c = check_output(w, size, out, kv.second);
+        EXPECT_TRUE(c.ok) << "output " << kv.first << ": relative error " << c.rel_err << ", "
+                          << c.bad_elements << " elements out of bounds, worst " << c.worst;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest, testing::ValuesIn(all_variants()), test_name);
+INSTANTIATE_TEST_SUITE_P(Pointwise, ExtremeInputTest, testing::ValuesIn(pointwise_variants()),
+                         test_name);
 
 }  // namespace
 }  // namespace fuselab

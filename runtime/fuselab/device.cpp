@@ -30,6 +30,7 @@ struct Driver {
     CUresult (*cuDeviceGetCount)(int *) = nullptr;
     CUresult (*cuDeviceGet)(CUdevice *, int) = nullptr;
     CUresult (*cuDeviceGetName)(char *, int, CUdevice) = nullptr;
+    CUresult (*cuDriverGetVersion)(int *) = nullptr;
     CUresult (*cuDevicePrimaryCtxRetain)(CUcontext *, CUdevice) = nullptr;
     CUresult (*cuGetErrorName)(CUresult, const char **) = nullptr;
     CUcontext primary = nullptr;
@@ -141,6 +142,9 @@ CudaStatus probe() {
     }
     s.usable = true;
     s.device = name;
+    int version = 0;
+    if (resolve(d.cuDriverGetVersion, "cuDriverGetVersion") && d.cuDriverGetVersion(&version) == 0)
+        s.driver = std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
     return s;
 }
 

@@ -17,6 +17,7 @@ struct CudaStatus {
     bool usable = false;
     std::string reason;  // why not, when not usable
     std::string device;  // the device's name, when usable
+    std::string driver;  // the driver's CUDA version ("13.0"), when usable
 };
 
 // Probed once: driver library, cuInit, a device. Never throws. Also sets
