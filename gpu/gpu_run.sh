@@ -3,7 +3,8 @@
 # built on the CPU machine and carried in $BIN (no Halide there): fuselab, fuselab_tests,
 # libcupti.so.12, and libfuselab.so at python/fuselab/. Logs and JSON go to $OUT.
 #   tests     fuselab_tests (every variant against float64, CUDA included), the CLI's CUDA sweep
-#             (tests/test_cli_sweep.py), the Python package on numpy and on torch tensors
+#             (tests/test_cli_sweep.py, every shape), the Python package on numpy and on torch
+#             tensors, and pipeline-level calls (tests/test_choose.py)
 #   sanitize  every CUDA variant through compute-sanitizer (gpu/sanitize_cuda.py)
 #   fuselab   `fuselab bench --target cuda` (events and host), then its --cupti run (launches,
 #             kernel time) in a second process
@@ -61,6 +62,8 @@ for part in "$@"; do
         step "Python package (numpy)"; tail -3 "$OUT/python.log"
         python3 tests/test_torch.py > "$OUT/torch_tests.log" 2>&1
         step "Python package (torch)"; tail -4 "$OUT/torch_tests.log"
+        FUSELAB_LIBRARY=python/fuselab/libfuselab.so python3 tests/test_choose.py "$BIN/fuselab" > "$OUT/choose_tests.log" 2>&1
+        step "pipeline-level calls (choose)"; tail -3 "$OUT/choose_tests.log"
         ;;
     sanitize)
         python3 gpu/sanitize_cuda.py --bin "$BIN/fuselab" --out "$OUT/sanitizers" > "$OUT/sanitize.log" 2>&1
