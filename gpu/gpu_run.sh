@@ -3,7 +3,7 @@
 # built on the CPU machine and carried in $BIN (no Halide there): fuselab, fuselab_tests,
 # libcupti.so.12, and libfuselab.so at python/fuselab/. Logs and JSON go to $OUT.
 #   tests     fuselab_tests (every variant against float64, CUDA included), the CLI's CUDA sweep
-#             (tests/test_cli_sweep.py, every shape), the Python package on numpy and on torch
+#             (tests/test_cli_sweep.py; SWEEP_ARGS, default --all-shapes), the Python package on numpy and on torch
 #             tensors, and pipeline-level calls (tests/test_choose.py)
 #   sanitize  every CUDA variant through compute-sanitizer (gpu/sanitize_cuda.py)
 #   fuselab   `fuselab bench --target cuda` (events and host), then its --cupti run (launches,
@@ -56,7 +56,7 @@ for part in "$@"; do
         "$BIN/fuselab_tests" > "$OUT/tests.log" 2>&1
         step fuselab_tests; echo "($(grep -cE '^\[       OK \]' "$OUT/tests.log") ok)"
         grep -E "^\[  (PASSED|FAILED|SKIPPED) " "$OUT/tests.log" | head -20
-        python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --all-shapes --jobs "${SWEEP_JOBS:-8}" > "$OUT/sweep_cuda.log" 2>&1
+        python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda ${SWEEP_ARGS:---all-shapes} --jobs "${SWEEP_JOBS:-8}" > "$OUT/sweep_cuda.log" 2>&1
         step "CLI sweep (cuda)"; tail -2 "$OUT/sweep_cuda.log"
         python3 tests/test_python.py "$BIN/fuselab" > "$OUT/python.log" 2>&1
         step "Python package (numpy)"; tail -3 "$OUT/python.log"

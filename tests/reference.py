@@ -11,16 +11,23 @@ carries the halo), (W, H, C, K) of the *input* image for the convs.
     inputs = p.inputs(np.random.default_rng(1), size)   # {"input": ..., "weights": ..., "bias": ...}
     ref = p.reference(inputs)                           # {"out": float64 array}
     p.output_shapes(size)                               # {"out": (17, 8, 15)}
-    reference.error(out, ref["out"]) <= p.tolerance     # the suite's error measure
+    ok, msg = reference.check(p, out, ref["out"], size, "out")  # every element, and the norm
+    special = p.special_inputs(np.random.default_rng(1), 1021)  # add_relu & co.: +-inf, 1e30
+
+reference.check is the suite's comparison: every element within |o - r| <= atol + rtol * |r|
+(Pipeline.bounds, per pipeline and output, some growing with the size) and the norm of
+WORKLOADS.md (reference.error <= Pipeline.tolerance) beside it. Where the reference itself is
+NaN or infinite (special inputs), the output must be the same: NaN for NaN, the same infinity.
 
 Argument names live in ARG_NAMES below (one place to change them).
 """
 from dataclasses import dataclass, field
-from typing import Callable, Dict, Tuple
+from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-__all__ = ["PIPELINES", "Pipeline", "ARG_NAMES", "error", "passes", "parse_size", "format_size"]
+__all__ = ["PIPELINES", "Pipeline", "ARG_NAMES", "error", "passes", "check", "parse_size",
+           "format_size", "SPECIAL_PIPELINES"]
 
 # pipeline -> (input names, output names), in the generator's argument order.
 ARG_NAMES = {
@@ -63,9 +70,121 @@ def passes(out, ref, tolerance):
     return np.isfinite(e) and e <= tolerance
 
 
+# ---- per-element bounds --------------------------------------------------------------------
+
+FLT_MIN = 2.0 ** -126  # the smallest normal float32: below it CUDA (ftz) flushes results to zero
+F32_EPS = 2.0 ** -23   # float32's ulp at 1: twice the relative error of one correct rounding
+REFERENCE_CHUNK = 1 << 20  # elements of a 1-D pipeline's reference computed at a time
+CHECK_CHUNK = 1 << 17  # elements compared at a time: temporaries in cache (5x faster than 2^22)
+
+
+def check(pipeline, out, ref, size, output=None):
+    """(ok, message): `out` (any float array) against the float64 reference `ref` of
+    `pipeline` (a name or a Pipeline) at `size`, for the output named `output` (None: the
+    loosest bound of the pipeline's outputs). ok when every element passes and the norm does:
+
+    - an element passes when both are finite and |o - r| <= atol + rtol * |r| (float64;
+      Pipeline.bounds), or both are the same infinity, or both are NaN (the reference is NaN or
+      infinite only where special inputs make the math so);
+    - the norm: reference.error over the elements whose reference is finite <= p.tolerance
+      (WORKLOADS.md: 1e-5, 1e-4 for the convs).
+
+    The message names the worst element (index, value, reference, |o - r| and its bound) and
+    how many elements fail; on success it gives the worst element's share of its bound and the
+    norm error."""
+    p = PIPELINES[pipeline] if isinstance(pipeline, str) else pipeline
+    atol, rtol = p.bounds(size, output)
+    what = f"{p.name} output '{output}'" if output else f"{p.name} output"
+    out = np.asarray(out)
+    ref = np.asarray(ref, dtype=np.float64)
+    if out.shape != ref.shape:
+        return False, f"{what} has shape {out.shape}, expected {ref.shape}"
+    if out.dtype.kind != "f":
+        return False, f"{what} has dtype {out.dtype}, expected a float type"
+    o_flat, r_flat = out.reshape(-1), ref.reshape(-1)
+    n = r_flat.size
+    bad = 0                 # elements that fail
+    nan_out = 0             # NaN outputs where the reference is not NaN (poison: not written)
+    first_nonfinite = None  # flat index of the first failure that involves a NaN or an infinity
+    worst = (-1.0, None)    # (|o - r| / bound, flat index) over the finite pairs
+    sq_diff = sq_ref = 0.0
+    n_finite = 0
+    with np.errstate(all="ignore"):
+        for start in range(0, n, CHECK_CHUNK):
+            o = o_flat[start:start + CHECK_CHUNK].astype(np.float64)
+            r = r_flat[start:start + CHECK_CHUNK]
+            d = np.abs(o - r)  # NaN where either is NaN or both are the same infinity
+            bound = rtol * np.abs(r) + atol  # inf where the reference is: never a pass by bound
+            fail = ~(d <= bound) | (bound == np.inf)
+            if fail.any():  # the slow path: NaN and infinities, element by element
+                idx = np.flatnonzero(fail)
+                oo, rr = o[idx], r[idx]
+                same = (np.isnan(oo) & np.isnan(rr)) | (np.isinf(oo) & (oo == rr))
+                real = idx[~same]
+                bad += len(real)
+                if len(real):
+                    nan_out += int(np.count_nonzero(np.isnan(o[real]) & ~np.isnan(r[real])))
+                    nonfinite = real[~(np.isfinite(o[real]) & np.isfinite(r[real]))]
+                    if first_nonfinite is None and len(nonfinite):
+                        first_nonfinite = start + int(nonfinite[0])
+                both = np.isfinite(o) & np.isfinite(r)
+                d = np.where(both, d, 0.0)
+                fr = np.isfinite(r)
+                rf = np.where(fr, r, 0.0)
+                n_finite += int(np.count_nonzero(fr))
+            else:  # every element finite and within its bound
+                both = None
+                rf = r
+                n_finite += r.size
+            ratio = d / bound if atol > 0 else np.where(bound > 0, d / np.where(bound > 0, bound, 1.0),
+                                                        np.where(d > 0, np.inf, 0.0))
+            if both is not None:
+                ratio = np.where(both, ratio, -1.0)
+            if ratio.size:
+                i = int(np.argmax(ratio))
+                if ratio[i] > worst[0]:
+                    worst = (float(ratio[i]), start + i)
+            # The norm over the elements whose reference is finite (and the output too: where it
+            # is not, the element check has failed already).
+            sq_diff += float(np.dot(d, d))
+            sq_ref += float(np.dot(rf, rf))
+    norm = (np.sqrt(sq_diff) / max(np.sqrt(sq_ref), np.sqrt(n_finite))) if n_finite else 0.0
+    norm_ok = bool(norm <= p.tolerance)
+
+    def at(flat):
+        idx = np.unravel_index(flat, ref.shape) if ref.ndim > 1 else (flat,)
+        o, r = float(o_flat[flat]), float(r_flat[flat])
+        b = atol + rtol * abs(r) if np.isfinite(r) else float("nan")
+        d = abs(o - r) if np.isfinite(o) and np.isfinite(r) else float("nan")
+        where = "index " + ", ".join(str(int(v)) for v in idx)
+        if ref.ndim > 1:
+            where += f" (flat {flat})"
+        return f"{where}: got {o!r}, reference {r!r}, |o - r| {d:.3g}, bound {b:.3g}"
+
+    bounds = f"|o - r| <= {atol:.3g} + {rtol:.3g} * |r|"
+    if bad:
+        flat = first_nonfinite if first_nonfinite is not None else worst[1]
+        msg = (f"{what}: {bad} of {n} elements outside {bounds}"
+               + (f" ({nan_out} NaN where the reference is not: unwritten or poisoned)"
+                  if nan_out else "")
+               + f"; {'first non-finite mismatch' if first_nonfinite is not None else 'worst'} "
+               f"at {at(flat)}; norm error {norm:.3g} (tolerance {p.tolerance:g})")
+        return False, msg
+    if not norm_ok:
+        return False, (f"{what}: norm error {norm:.3g} > {p.tolerance:g} although every element "
+                       f"is within {bounds}; worst at {at(worst[1])}")
+    share = f"worst element at {worst[0]:.2f} of its bound" if worst[1] is not None else \
+        "no finite element"
+    return True, f"{what}: ok, {share}, norm error {norm:.3g}"
+
+
 def uniform(rng, shape):
-    """Fresh random float32 in [-1, 1]."""
-    return rng.uniform(-1.0, 1.0, shape).astype(np.float32)
+    """Fresh random float32 in [-1, 1), made in float32 in place (one allocation: 2^28 elements
+    are 1 GiB, not 3)."""
+    x = rng.random(shape, dtype=np.float32)
+    x *= 2.0
+    x -= 1.0
+    return x
 
 
 def _f64(a):
@@ -73,7 +192,10 @@ def _f64(a):
 
 
 def _sigmoid(v):
-    return 1.0 / (1.0 + np.exp(-v))
+    """1 / (1 + exp(-v)) without overflow: exp of -|v| only, so +-1e30 gives 1 and 0 exactly."""
+    v = np.asarray(v, dtype=np.float64)
+    e = np.exp(-np.abs(v))  # in (0, 1]: never overflows, underflows quietly to 0
+    return np.where(v >= 0, 1.0 / (1.0 + e), e / (1.0 + e))
 
 
 # ---- the math of WORKLOADS.md, on float64 arrays ----
@@ -153,12 +275,17 @@ class Pipeline:
     size_format: str           # "N", "WxH" (output extents) or "WxHxCxK" (input image, channels)
     input_names: Tuple[str, ...]
     outputs: Tuple[str, ...]
-    tolerance: float
+    tolerance: float           # the norm's (WORKLOADS.md)
     # size -> {name: numpy shape}, inputs and outputs
     _input_shapes: Callable = field(repr=False)
     _output_shapes: Callable = field(repr=False)
     # float64 input arrays in input_names order -> output arrays in outputs order
     _math: Callable = field(repr=False)
+    # size tuple -> {output name: (atol, rtol)}: the per-element bound (BOUNDS below)
+    _bounds: Callable = field(repr=False, default=None)
+    # (rng, size tuple) -> {input name: float32 array} with large magnitudes and infinities mixed
+    # in, where the math defines every output (SPECIAL below); None where there are none
+    _special: Optional[Callable] = field(repr=False, default=None)
 
     def size(self, size) -> tuple:
         """A size as a tuple in size_format's order, from a tuple, an int (N) or text ('31x17')."""
@@ -174,12 +301,43 @@ class Pipeline:
         """Fresh random float32 inputs in [-1, 1] for `size`, by name."""
         return {n: uniform(rng, s) for n, s in self.input_shapes(size).items()}
 
+    @property
+    def has_special(self) -> bool:
+        return self._special is not None
+
+    def special_inputs(self, rng, size) -> Dict[str, np.ndarray]:
+        """Inputs in [-1, 1] with large magnitudes (1e4 .. 1e30) and, for add_relu, infinities
+        mixed in, where the math defines the answer (see SPECIAL)."""
+        if self._special is None:
+            raise ValueError(f"{self.name} has no special inputs")
+        return self._special(rng, _size(self, size))
+
+    def bounds(self, size, output=None) -> Tuple[float, float]:
+        """(atol, rtol) of the per-element check |o - r| <= atol + rtol * |r| at `size`, for
+        `output` (None: the loosest of the outputs)."""
+        b = self._bounds(_size(self, size))
+        if output is not None:
+            if output not in b:
+                raise KeyError(f"{self.name} has no output '{output}'")
+            return b[output]
+        return max(v[0] for v in b.values()), max(v[1] for v in b.values())
+
     def reference(self, inputs) -> Dict[str, np.ndarray]:
         """The float64 outputs, by name, for inputs given by name (any float dtype)."""
         missing = [n for n in self.input_names if n not in inputs]
         if missing:
             raise KeyError(f"{self.name}: missing input(s) {missing}")
-        outs = self._math(*(_f64(inputs[n]) for n in self.input_names))
+        args = [np.asarray(inputs[n]) for n in self.input_names]
+        with np.errstate(over="raise", invalid="raise"):  # the math must not overflow or NaN
+            if self.size_format != "N" or args[0].size <= REFERENCE_CHUNK:
+                outs = self._math(*(_f64(a) for a in args))
+            else:  # elementwise: in chunks, so that only the outputs are full-size float64
+                n = args[0].size
+                outs = [np.empty(n) for _ in self.outputs]
+                for start in range(0, n, REFERENCE_CHUNK):
+                    part = self._math(*(_f64(a[start:start + REFERENCE_CHUNK]) for a in args))
+                    for o, v in zip(outs, part):
+                        o[start:start + REFERENCE_CHUNK] = v
         return dict(zip(self.outputs, outs))
 
 
@@ -207,18 +365,126 @@ def format_size(size):
     return "x".join(str(v) for v in size)
 
 
-def _one_d(name, math):
+# ---- per-element bounds, per pipeline: (atol, rtol) for |o - r| <= atol + rtol * |r| ----------
+#
+# Inputs are float32 in [-1, 1] (O(1)); one correct float32 rounding is off by at most 2^-24 |r|,
+# so F32_EPS (2^-23) is two such roundings. Each entry says why its numbers are what they are.
+
+def _exact_bound(_size):
+    # One float32 rounding of an exact float64 result (a + b; 2x + 1 with 2x exact): half an ulp,
+    # rtol F32_EPS doubles it; atol FLT_MIN for a result among the denormals that ftz flushes.
+    return (FLT_MIN, F32_EPS)
+
+
+def _transcendental_bound(_size):
+    # tanh / exp and 1 / (1 + e) through approximate CUDA instructions (ex2.approx, div.approx:
+    # about 2 ulp each) plus the float32 roundings around them; propagated through the chain's
+    # 2x and 3x scalings that is at most ~1e-6 on outputs near 2..3 (~0.4e-6 relative), so
+    # rtol 1e-6; atol FLT_MIN for sigmoid outputs that underflow (ftz) at large negative inputs.
+    return (FLT_MIN, 1e-6)
+
+
+def _stencil_bound(stages):
+    """blur3x3 (stages None) or stencil_chain_kK (stages K)."""
+    def bound(_size):
+        # Averages of values in [-1, 1], so the bound is absolute (outputs can be ~0; rtol 0).
+        # blur3x3: two passes, each summing 3 terms of magnitude <= 3 (~1.8e-7 of roundings)
+        # and dividing by 3: ~2.5e-7 in the worst case, atol 1e-6 is 4x that.
+        if stages is None:
+            return (1e-6, 0.0)
+        # stencil_chain: each stage sums 4 terms (<= 3e-7 of roundings) and divides by 4, ~7.5e-8
+        # a stage, and an average does not grow the error it inherits: 2.5e-7 per stage (3x).
+        return (2.5e-7 * stages, 0.0)
+    return bound
+
+
+def _conv_atol(C):
+    # A 3x3xC conv sums 9*C products of magnitude <= 1 (and a bias) in float32, in an order each
+    # schedule picks: each addition rounds at most half an ulp of the running sum, whose
+    # magnitude grows like sqrt(9*C); 2e-6 per term is that with a wide margin (a bound in the
+    # worst case would be (9C)^2 * 6e-8, far beyond what random signs give).
+    return 2e-6 * 9 * C
+
+
+def _conv_bound(outputs):
+    def bound(size):
+        C = size[2]
+        # rtol F32_EPS: the final rounding of large outputs; atol grows with C (_conv_atol).
+        return {o: (_conv_atol(C), F32_EPS) for o in outputs}
+    return bound
+
+
+def _per_output(outputs, fn):
+    return lambda size: {o: fn(size) for o in outputs}
+
+
+# ---- special inputs: large magnitudes and infinities, where the math defines the answer --------
+#
+# add_relu: a holds +inf, -inf, 1e30, -1e30 (inf + finite = inf, relu(-inf) = 0), b holds +-1e30
+# where a is finite (1e30 - 1e30 = 0 exactly, 1e30 + 1e30 = 2e30); never inf + -inf, never NaN
+# (max(0, NaN) differs between Halide's targets). pointwise_chain, branches: magnitudes 1e4 ..
+# 1e30 of either sign, where tanh and sigmoid saturate to exactly -1 / 1 and 0 / 1 in float32.
+# About a quarter of the elements are special, at random places, and at least 4 (all of them
+# below 4 elements). Masks, not permutations: 2^28 elements take seconds, not minutes.
+
+def _special_mask(rng, n, kinds=4, share=4):
+    """uint8 per element: 0 .. kinds-1 for a special element of that kind (1 in `share` of the
+    elements in all), 255 for an ordinary one; the first min(n, kinds) kinds appear for sure."""
+    k = rng.integers(0, kinds * share, n, dtype=np.uint8)
+    k[k >= kinds] = 255
+    sure = rng.choice(n, min(n, kinds), replace=False)
+    k[sure] = np.arange(len(sure)) % kinds
+    return k
+
+
+def _large(rng, k):
+    """k float32 values of magnitude 10^4 .. 10^30, random signs, exponents uniform."""
+    mag = 10.0 ** rng.uniform(4.0, 30.0, k)
+    return (mag * rng.choice([-1.0, 1.0], k)).astype(np.float32)
+
+
+def _special_add_relu(rng, size):
+    n = size[0]
+    a, b = uniform(rng, (n,)), uniform(rng, (n,))
+    k = _special_mask(rng, n)
+    values = np.array([np.inf, -np.inf, 1e30, -1e30], np.float32)
+    special = k != 255
+    a[special] = values[k[special]]
+    # b = +-1e30 at half of the places where a is +-1e30 (cancelling or adding) and at 1 in 16
+    # of the others (against an O(1) a); b stays O(1) wherever a is infinite.
+    coin = rng.integers(0, 32, n, dtype=np.uint8)
+    big_b = ((k >= 2) & (k <= 3) & (coin < 16)) | (~special & (coin < 2))
+    b[big_b] = np.where(coin[big_b] % 2 == 0, np.float32(1e30), np.float32(-1e30))
+    return {"a": a, "b": b}
+
+
+def _special_large(names):
+    def make(rng, size):
+        n = size[0]
+        out = {}
+        for name in names:
+            x = uniform(rng, (n,))
+            special = _special_mask(rng, n, kinds=1) == 0
+            x[special] = _large(rng, int(np.count_nonzero(special)))
+            out[name] = x
+        return out
+    return make
+
+
+# ---- the pipelines ---------------------------------------------------------------------------
+
+def _one_d(name, math, bounds, special=None):
     ins, outs = ARG_NAMES[name]
     return Pipeline(name, "N", ins, outs, TOLERANCE,
                     lambda s: [(s[0],)] * len(ins), lambda s: [(s[0],)] * len(outs),
-                    lambda *a: math(*a) if len(outs) > 1 else (math(*a),))
+                    lambda *a: math(*a) if len(outs) > 1 else (math(*a),), bounds, special)
 
 
-def _stencil(name, halo, math):
+def _stencil(name, halo, math, stages):
     ins, outs = ARG_NAMES[name]
     return Pipeline(name, "WxH", ins, outs, TOLERANCE,
                     lambda s: [(s[1] + halo, s[0] + halo)], lambda s: [(s[1], s[0])],
-                    lambda src: (math(src),))
+                    lambda src: (math(src),), _per_output(outs, _stencil_bound(stages)))
 
 
 def _two_convs_math(independent):
@@ -241,23 +507,33 @@ def _two_convs(name, independent):
         return images + [(K, C, 3, 3), (K,), (K, C, 3, 3), (K,)]
 
     return Pipeline(name, "WxHxCxK", ins, outs, CONV_TOLERANCE, input_shapes,
-                    lambda s: [(s[3], s[1], s[0])] * 2, _two_convs_math(independent))
+                    lambda s: [(s[3], s[1], s[0])] * 2, _two_convs_math(independent),
+                    _conv_bound(outs))
+
+
+def _branches_bound(size):
+    # out1 = max(0, 2x + 1): one rounding (_exact_bound); out2 = 0.5 sigmoid(x): approximate
+    # exp and division (_transcendental_bound).
+    return {"out1": _exact_bound(size), "out2": _transcendental_bound(size)}
 
 
 def _build():
     ps = [
-        _one_d("add_relu", _add_relu),
-        _one_d("pointwise_chain", _pointwise_chain),
-        _one_d("branches", lambda x: (_branch1(x), _branch2(x))),
-        _one_d("branches_indep", lambda x, y: (_branch1(x), _branch2(y))),
+        _one_d("add_relu", _add_relu, _per_output(("out",), _exact_bound), _special_add_relu),
+        _one_d("pointwise_chain", _pointwise_chain, _per_output(("out",), _transcendental_bound),
+               _special_large(("x",))),
+        _one_d("branches", lambda x: (_branch1(x), _branch2(x)), _branches_bound,
+               _special_large(("x",))),
+        _one_d("branches_indep", lambda x, y: (_branch1(x), _branch2(y)), _branches_bound,
+               _special_large(("x", "y"))),
         Pipeline("conv_relu_pool", "WxHxCxK", *ARG_NAMES["conv_relu_pool"], CONV_TOLERANCE,
                  lambda s: [(s[2], s[1], s[0]), (s[3], s[2], 3, 3), (s[3],)],
                  lambda s: [(s[3], s[1] // 2, s[0] // 2)],
-                 lambda x, w, b: (_conv_relu_pool(x, w, b),)),
-        _stencil("blur3x3", 2, _blur3x3),
-        _stencil("stencil_chain_k2", 2, lambda s: _stencil_chain(s, 2)),
-        _stencil("stencil_chain_k4", 4, lambda s: _stencil_chain(s, 4)),
-        _stencil("stencil_chain_k8", 8, lambda s: _stencil_chain(s, 8)),
+                 lambda x, w, b: (_conv_relu_pool(x, w, b),), _conv_bound(("out",))),
+        _stencil("blur3x3", 2, _blur3x3, None),
+        _stencil("stencil_chain_k2", 2, lambda s: _stencil_chain(s, 2), 2),
+        _stencil("stencil_chain_k4", 4, lambda s: _stencil_chain(s, 4), 4),
+        _stencil("stencil_chain_k8", 8, lambda s: _stencil_chain(s, 8), 8),
         _two_convs("two_convs", False),
         _two_convs("two_convs_indep", True),
     ]
@@ -265,3 +541,4 @@ def _build():
 
 
 PIPELINES = _build()
+SPECIAL_PIPELINES = tuple(n for n, p in PIPELINES.items() if p.has_special)

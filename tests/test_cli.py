@@ -5,6 +5,10 @@ from WORKLOADS.md. Also the error cases: each must fail clearly and leave no out
 parts of `fuselab bench` that need no GPU: --once (what ncu_run.sh profiles) and --cupti's refusal.
 
     python3 tests/test_cli.py PATH/TO/fuselab
+
+Every run of fuselab goes through tests/harness.py, so a sanitizer report fails the test even
+where the run was expected to fail (Harness below proves the check without a sanitizer). Exit
+status 0, 1, or 77 when every test skipped; the last line is `N passed, N failed, N skipped`.
 """
 import os
 import subprocess
@@ -15,6 +19,9 @@ import warnings
 
 import numpy as np
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
+
 # numpy < 2.5 only warns about a malformed .npy header; newer numpy refuses it. Refuse it here.
 warnings.simplefilter("error")
 
@@ -22,7 +29,7 @@ FUSELAB = None
 
 
 def fuselab(*args):
-    return subprocess.run([FUSELAB, *args], capture_output=True, text=True)
+    return harness.run_fuselab(FUSELAB, *args)
 
 
 def run(*args):
@@ -229,6 +236,54 @@ class BenchCommand(unittest.TestCase):
             self.assertLessEqual(r["rel_err"], 1e-6)
 
 
+class Harness(unittest.TestCase):
+    """tests/harness.py's sanitizer check, without a sanitizer: a report fails a run whatever its
+    exit status, a clean refusal (exit 1, words on stderr) does not."""
+
+    LEAK = "==1==ERROR: LeakSanitizer: detected memory leaks"
+
+    def done(self, returncode, stderr="", stdout=""):
+        return subprocess.CompletedProcess(["fuselab", "run"], returncode, stdout, stderr)
+
+    def test_reports_are_flagged_whatever_the_exit_status(self):
+        for rc, err in [(1, self.LEAK + "\n\nDirect leak of 64 byte(s)\nSUMMARY: AddressSanitizer: 64 "
+                             "byte(s) leaked in 1 allocation(s)."),
+                        (0, "io/npy.cpp:88:12: runtime error: signed integer overflow: 2147483647 + 1"),
+                        (1, "==7==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020"),
+                        (0, "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior io/png.cpp:3:1"),
+                        (1, "WARNING: ThreadSanitizer: data race (pid=9)"),
+                        (harness.SANITIZER_EXIT, ""),
+                        (harness.SANITIZER_EXIT, "add_relu/fused/cpu: input 'a': cannot read")]:
+            with self.subTest(rc=rc, stderr=err[:40]):
+                p = self.done(rc, err)
+                self.assertIsNotNone(harness.sanitizer_report(p))
+                with self.assertRaises(harness.SanitizerReport) as e:
+                    harness.check_sanitizer(p)
+                if err:
+                    self.assertIn(err.splitlines()[0], str(e.exception))  # the report, quoted
+                self.assertIsInstance(e.exception, AssertionError)  # a failure, not an error
+
+    def test_a_real_process_with_a_report_is_flagged(self):
+        script = 'echo "%s" >&2; exit 1' % self.LEAK
+        with self.assertRaises(harness.SanitizerReport) as e:
+            harness.run_fuselab("sh", "-c", script)
+        self.assertIn("ERROR: LeakSanitizer: detected memory leaks", str(e.exception))
+        with self.assertRaises(harness.SanitizerReport):
+            harness.run_fuselab("sh", "-c", "exit %d" % harness.SANITIZER_EXIT)
+
+    def test_a_clean_refusal_is_not_flagged(self):
+        for rc, err in [(1, "add_relu/auto/cpu: refuses this size: the Adams2019 autoscheduler "
+                            "tuned it for out 16777216"),
+                        (1, "add_relu/fused/cpu: input 'a': cannot read a.npy: not a .npy file"),
+                        (0, "")]:
+            with self.subTest(rc=rc, stderr=err[:40]):
+                p = self.done(rc, err)
+                self.assertIsNone(harness.sanitizer_report(p))
+                self.assertIs(harness.check_sanitizer(p), p)
+        p = harness.run_fuselab("sh", "-c", "echo 'add_relu/fused/cpu: missing input' >&2; exit 1")
+        self.assertEqual((p.returncode, p.stderr.strip()), (1, "add_relu/fused/cpu: missing input"))
+
+
 if __name__ == "__main__":
-    FUSELAB = sys.argv.pop(1)
-    unittest.main(verbosity=2)
+    FUSELAB = os.path.abspath(sys.argv.pop(1))
+    sys.exit(harness.main())

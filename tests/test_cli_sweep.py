@@ -1,24 +1,39 @@
 #!/usr/bin/env python3
-"""Every variant that `fuselab list --target T` shows, through `fuselab run` on .npy files, at
-shapes that are 1, prime, or just past a tile, against the float64 references of reference.py.
+"""Every variant that `fuselab list --target T --json` shows, through `fuselab run` on .npy files,
+at shapes that are 1, prime, or just past a tile, against the float64 references of reference.py.
 
-    python3 tests/test_cli_sweep.py PATH/TO/fuselab [--target cpu|cuda] [--jobs 2]
-        [--seed S] [--variant PIPELINE/SCHEDULE ...] [--size SIZE ...]
+    python3 tests/test_cli_sweep.py PATH/TO/fuselab [--target cpu|cuda] [--jobs 2] [--seed S]
+        [--variant PIPELINE/SCHEDULE ...] [--size SIZE[:special] ...] [--all-shapes]
+        [--shapes K] [--no-default-size] [--verbose]
 
-For each (variant, shape), on fresh random inputs in [-1, 1]: exit status 0, every output file
-written with the expected shape and dtype float32, and its error (reference.error: every element
-compared, so an element left at the runtime's NaN poison fails) within the pipeline's tolerance.
-Autoscheduled variants (schedule `auto`) are tuned for their estimates and may refuse other sizes:
-a refusal passes only as exit status 1 with a message naming the variant and the autoscheduler,
-and no output file; Halide's raw out-of-bounds message fails. Each auto variant also runs at its
-default size (the first of `fuselab list --sizes`), where it must not refuse.
+What each variant runs (its jobs):
+- its default size (the first of `fuselab list --target T --sizes`), which it must pass: no
+  refusal there (--no-default-size leaves it out, e.g. 2^28 elements on a small GPU host);
+- K shapes of its pipeline's shape list below (--shapes, default 4): always the smallest and the
+  largest, the others drawn by the base seed, so a rerun with the same --seed runs the same
+  shapes; --all-shapes runs the whole list (the GPU machine's sweep);
+- for add_relu, pointwise_chain, branches and branches_indep, special inputs (reference.py:
+  +-inf and +-1e30 for add_relu, magnitudes 1e4 .. 1e30 where tanh and sigmoid saturate) at a
+  few small sizes, and for an autoscheduled variant at its default size too.
+With --size, exactly the sizes given (SIZE:special for special inputs), nothing sampled.
 
-With --target cuda, when variants are listed but no GPU is usable, the sweep is skipped (exit 0)
-with the reason. Inputs are derived from --seed (printed; random unless given), the variant and
-the size, so a failure's line reruns it exactly. Exits 1 on any failure.
+Each job, on inputs derived from the base seed, the variant and the job (printed, so a FAIL
+line's rerun command reruns it exactly): exit status 0, every output written with the expected
+shape and dtype float32, and reference.check: every element within the pipeline's per-element
+bound and the norm within WORKLOADS.md's tolerance. A refusal passes (as "refused") only from a
+variant that declares the limit (`list --json`'s "limit": "autoscheduled" — message with "refuses
+this size" and "autoscheduler" — or "one_shape" — "kernel parameters, so it runs one shape
+only"), with exit status 1, the variant's name, that wording and no output file, and never at the
+default size. A sanitizer report (tests/harness.py) fails the job whatever the exit status.
+Every variant must pass at least one job.
+
+Exit status: 0 all passed, 1 any failure, 77 skipped (--target cuda without CUDA variants or a
+usable GPU; with FUSELAB_REQUIRE_CUDA=1 that is a failure). The last line is
+`N passed, N failed, N skipped` (N passed counts the refusals too; the line before counts them).
 """
 import argparse
 import concurrent.futures
+import json
 import os
 import shutil
 import subprocess
@@ -32,6 +47,7 @@ import zlib
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import harness  # noqa: E402
 import reference  # noqa: E402
 
 # numpy < 2.5 only warns about a malformed .npy header; newer numpy refuses it. Refuse it here.
@@ -63,6 +79,12 @@ SHAPES_TWO_CONVS = [  # W x H x C x K, no pooling: W = H = 1 is valid
     (1, 1, 1, 1), (1, 13, 3, 16), (13, 7, 3, 16), (31, 17, 5, 17),
     (17, 33, 16, 9), (257, 33, 3, 16), (65, 129, 16, 17), (300, 200, 16, 16),
 ]
+# Special inputs (reference.py) at these sizes, for the pipelines that have them.
+SPECIAL_SIZES_1D = [7, 1021, 65537]
+SPECIAL = "special"
+
+LIMITS = harness.LIMITS
+LIMIT_WORDING = harness.LIMIT_WORDING
 
 
 def shapes_for(pipeline):
@@ -79,53 +101,146 @@ KEEP_LIMIT_BYTES = 16 << 20  # a failed run's files are kept for rerunning when 
 
 
 def fuselab(exe, *args, timeout=RUN_TIMEOUT_S):
-    return subprocess.run([exe, *args], capture_output=True, text=True, timeout=timeout)
+    return harness.run_fuselab(exe, *args, timeout=timeout)
+
+
+class Variant:
+    def __init__(self, record, target):
+        self.record = record
+        self.pipeline, self.schedule = record["pipeline"], record["schedule"]
+        self.target = target
+        self.name = f"{self.pipeline}/{self.schedule}/{target}"
+        self.limit, self.limit_from = declared_limit(record)
+        self.default = None  # its default size, as a tuple, from list --sizes
+
+    @property
+    def key(self):
+        return (self.pipeline, self.schedule)
+
+
+def declared_limit(record):
+    return harness.variant_limit(record)
 
 
 def list_variants(exe, target):
-    """[(pipeline, schedule)] that `fuselab list --target T` shows, and {(pipeline, schedule):
-    [size text]} from `--sizes`."""
-    p = fuselab(exe, "list", "--target", target)
+    """([Variant], [problem]) from `fuselab list --target T --json` and `--sizes`. Problems are
+    failures of the sweep (a failing or malformed listing, a variant without sizes)."""
+    problems = []
+    p = fuselab(exe, "list", "--target", target, "--json")
     if p.returncode != 0:
-        sys.exit(f"fuselab list --target {target} failed ({p.returncode}): {p.stderr}")
+        return [], [f"fuselab list --target {target} --json failed ({p.returncode}): {p.stderr.strip()}"]
+    try:
+        records = json.loads(p.stdout)
+        assert isinstance(records, list)
+    except (ValueError, AssertionError) as e:
+        return [], [f"fuselab list --target {target} --json printed no JSON array ({e}): "
+                    f"{p.stdout[:500]}"]
     variants = []
+    for r in records:
+        if r.get("target") != target:
+            problems.append(f"fuselab list --target {target} --json shows a {r.get('target')} "
+                            f"variant: {r.get('pipeline')}/{r.get('schedule')}")
+            continue
+        v = Variant(r, target)
+        if v.limit not in LIMITS:
+            problems.append(f"{v.name}: unknown limit {v.limit!r} in list --json")
+        variants.append(v)
+    p = fuselab(exe, "list", "--target", target, "--sizes")
+    if p.returncode != 0:
+        problems.append(f"fuselab list --target {target} --sizes failed ({p.returncode}): "
+                        f"{p.stderr.strip()}")
+        return variants, problems
+    sizes = {}
     for line in p.stdout.splitlines():
         f = line.split()
-        if len(f) < 3 or f[0] == "pipeline":
+        if len(f) != 4 or f[2] != target:
+            problems.append(f"fuselab list --target {target} --sizes: malformed line {line!r}")
             continue
-        if f[2] != target:
-            sys.exit(f"fuselab list --target {target} shows a {f[2]} variant: {line}")
-        variants.append((f[0], f[1]))
-    p = fuselab(exe, "list", "--target", target, "--sizes")
-    sizes = {}
-    if p.returncode == 0:
-        for line in p.stdout.splitlines():
-            f = line.split()
-            if len(f) == 4 and f[2] == target:
-                sizes.setdefault((f[0], f[1]), []).append(f[3])
-    return variants, sizes
+        sizes.setdefault((f[0], f[1]), []).append(f[3])
+    for v in variants:
+        listed = sizes.get(v.key)
+        if not listed:
+            problems.append(f"{v.name}: fuselab list --sizes shows no size for it")
+            continue
+        if v.pipeline in reference.PIPELINES:
+            try:
+                v.default = reference.parse_size(v.pipeline, listed[0])
+            except ValueError as e:
+                problems.append(f"{v.name}: list --sizes gives {listed[0]!r}: {e}")
+                continue
+        json_default = v.record.get("default_size")
+        if json_default is not None and json_default != listed[0]:
+            problems.append(f"{v.name}: list --json's default_size {json_default} is not the "
+                            f"first of list --sizes ({listed[0]})")
+    return variants, problems
 
 
 class Result:
     PASS, REFUSED, FAIL = "pass", "refused", "fail"
 
-    def __init__(self, status, message="", raw_auto=False):
-        self.status, self.message, self.raw_auto = status, message, raw_auto
+    def __init__(self, status, message=""):
+        self.status, self.message = status, message
 
 
-def job_seed(base, name, size):
-    return int(np.random.SeedSequence([base, zlib.crc32(f"{name} {size}".encode())]).generate_state(1)[0])
+class Job:
+    def __init__(self, variant, size, special=False, default=False):
+        self.v, self.size, self.special, self.default = variant, size, special, default
+        self.size_text = reference.format_size(size)
+        self.key = self.size_text + (":" + SPECIAL if special else "")
+
+    def label(self):
+        return self.key + (" (default size)" if self.default else "")
+
+    def elements(self):
+        return int(np.prod(self.size))
 
 
-def run_one(exe, target, pipeline, schedule, size, tuned, base_seed, workdir):
-    """One (variant, shape): (Result, the fuselab command line, the job's seed, its folder)."""
-    p = reference.PIPELINES[pipeline]
-    name = f"{pipeline}/{schedule}/{target}"
-    size_text = reference.format_size(size)
-    seed = job_seed(base_seed, name, size_text)
-    d = tempfile.mkdtemp(prefix=f"{pipeline}.{schedule}.{size_text}.", dir=workdir)
-    inputs = p.inputs(np.random.default_rng(seed), size)
-    args = ["run", pipeline, "--schedule", schedule, "--target", target]
+def job_seed(base, name, key):
+    """The seed of one job: the base seed, the variant's name and the job's key (its size, with
+    ':special' for special inputs)."""
+    return int(np.random.SeedSequence([base, zlib.crc32(f"{name} {key}".encode())]).generate_state(1)[0])
+
+
+def sample_shapes(shapes, k, base_seed, name):
+    """k shapes of `shapes`: the smallest and the largest (by elements) always, the others drawn
+    by the base seed and the variant's name; in the list's order."""
+    if k >= len(shapes):
+        return list(shapes)
+    by_size = sorted(range(len(shapes)), key=lambda i: (int(np.prod(shapes[i])), i))
+    keep = {by_size[0], by_size[-1]}
+    rest = [i for i in range(len(shapes)) if i not in keep]
+    rng = np.random.default_rng(np.random.SeedSequence([base_seed, zlib.crc32(name.encode())]))
+    keep |= set(int(i) for i in rng.choice(rest, size=max(0, k - 2), replace=False))
+    return [shapes[i] for i in sorted(keep)]
+
+
+def refusal(v, job, rc, stderr):
+    """(accepted, why): whether a non-zero exit is a refusal this variant declares."""
+    if job.default:
+        return False, f"refused its own default size (exit {rc})"
+    if v.limit is None:
+        return False, (f"failed (exit {rc}); it declares no limit ({v.limit_from}), so it must run "
+                       f"every size")
+    wording = LIMIT_WORDING[v.limit]
+    missing = [w for w in (v.name,) + wording if w not in stderr]
+    if rc != 1 or missing:
+        raw = any(s in stderr for s in ("out of bounds", "before the min", "after the max"))
+        return False, (f"exit {rc}, not the refusal its declared limit '{v.limit}' words (exit 1 "
+                       f"with {' / '.join(repr(w) for w in (v.name,) + wording)}; missing "
+                       f"{missing})" + ("; Halide's raw bounds message" if raw else ""))
+    return True, ""
+
+
+def run_one(exe, job, base_seed, workdir):
+    """One job: (Result, the fuselab command line, the job's seed, its folder)."""
+    v = job.v
+    p = reference.PIPELINES[v.pipeline]
+    seed = job_seed(base_seed, v.name, job.key)
+    d = tempfile.mkdtemp(prefix=f"{v.pipeline}.{v.schedule}.{job.key.replace(':', '.')}.",
+                         dir=workdir)
+    rng = np.random.default_rng(seed)
+    inputs = p.special_inputs(rng, job.size) if job.special else p.inputs(rng, job.size)
+    args = ["run", v.pipeline, "--schedule", v.schedule, "--target", v.target]
     for n, a in inputs.items():
         path = os.path.join(d, f"{n}.npy")
         np.save(path, a)
@@ -138,32 +253,23 @@ def run_one(exe, target, pipeline, schedule, size, tuned, base_seed, workdir):
         proc = fuselab(exe, *args)
     except subprocess.TimeoutExpired:
         return Result(Result.FAIL, f"timed out after {RUN_TIMEOUT_S} s"), cmd, seed, d
+    except harness.SanitizerReport as e:
+        return Result(Result.FAIL, str(e)), cmd, seed, d
     stderr = proc.stderr.strip()
     written = [n for n, path in out_paths.items() if os.path.exists(path)]
-    auto = schedule == "auto"
 
     if proc.returncode != 0:
         if written:
             return Result(Result.FAIL, f"exit {proc.returncode} but wrote {written}: {stderr}"), cmd, seed, d
-        if auto and not tuned:
-            if proc.returncode == 1 and name in stderr and "autoscheduler" in stderr:
-                return Result(Result.REFUSED, stderr), cmd, seed, d
-            raw = "out of bounds" in stderr or "before the min" in stderr or "after the max" in stderr
-            why = ("refused with Halide's raw bounds message, not naming the autoscheduler"
-                   if raw else "refused without naming the variant and the autoscheduler (exit 1 expected)")
-            return Result(Result.FAIL, f"{why}: exit {proc.returncode}: {stderr}", raw_auto=raw), cmd, seed, d
-        # A variant taking its weights as kernel parameters runs one shape (conv_relu_pool's
-        # const_* for C3 K16) and refuses the others, saying so.
-        if (proc.returncode == 1 and name in stderr
-                and "kernel parameters, so it runs one shape only" in stderr):
+        ok, why = refusal(v, job, proc.returncode, stderr)
+        if ok:
             return Result(Result.REFUSED, stderr), cmd, seed, d
-        what = "refused its own default size" if auto else "failed"
-        return Result(Result.FAIL, f"{what}: exit {proc.returncode}: {stderr}"), cmd, seed, d
+        return Result(Result.FAIL, f"{why}: {stderr}"), cmd, seed, d
 
     ref = p.reference(inputs)
     del inputs
     problems = []
-    expected = p.output_shapes(size)
+    expected = p.output_shapes(job.size)
     for n, path in out_paths.items():
         if n not in written:
             problems.append(f"output '{n}' not written")
@@ -178,11 +284,9 @@ def run_one(exe, target, pipeline, schedule, size, tuned, base_seed, workdir):
         if out.shape != expected[n]:
             problems.append(f"output '{n}' has shape {out.shape}, expected {expected[n]}")
             continue
-        err = reference.error(out, ref[n])
-        if not err <= p.tolerance:
-            bad = int(np.count_nonzero(~np.isfinite(out)))
-            detail = f" ({bad} of {out.size} elements NaN/inf)" if bad else ""
-            problems.append(f"output '{n}' error {err:.3g} > {p.tolerance:g}{detail}")
+        ok, msg = reference.check(p, out, ref[n], job.size, n)
+        if not ok:
+            problems.append(msg)
     if problems:
         return Result(Result.FAIL, "; ".join(problems)), cmd, seed, d
     return Result(Result.PASS), cmd, seed, d
@@ -192,23 +296,65 @@ def dir_bytes(d):
     return sum(os.path.getsize(os.path.join(d, f)) for f in os.listdir(d))
 
 
-def cuda_unusable(exe, pipeline, schedule, workdir):
-    """The reason the CUDA variants cannot run here, or None: one small run of one of them."""
-    p = reference.PIPELINES.get(pipeline)
-    if p is None:
-        return None
+def cuda_unusable(exe, v, workdir):
+    """The reason the CUDA variants cannot run here, or None: one small run of `v` (a variant
+    without a declared limit, so that it runs the smallest shape)."""
+    p = reference.PIPELINES[v.pipeline]
     d = tempfile.mkdtemp(prefix="probe.", dir=workdir)
-    args = ["run", pipeline, "--schedule", schedule, "--target", "cuda"]
-    for n, a in p.inputs(np.random.default_rng(0), shapes_for(pipeline)[0]).items():
+    args = ["run", v.pipeline, "--schedule", v.schedule, "--target", "cuda"]
+    for n, a in p.inputs(np.random.default_rng(0), shapes_for(v.pipeline)[0]).items():
         np.save(os.path.join(d, n + ".npy"), a)
         args.append(f"{n}={os.path.join(d, n + '.npy')}")
     for n in p.outputs:
         args += ["-o", f"{n}={os.path.join(d, 'out.' + n + '.npy')}"]
-    proc = fuselab(exe, *args)
-    shutil.rmtree(d, ignore_errors=True)
+    try:
+        proc = fuselab(exe, *args)
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
     if "no usable CUDA device" in proc.stderr:
         return proc.stderr.strip()
     return None
+
+
+def plan(variants, opt, base_seed):
+    """[Job] per variant, and {variant key: sampled shapes} for --verbose."""
+    jobs, sampled = {}, {}
+    for v in variants:
+        p = reference.PIPELINES[v.pipeline]
+        mine = []
+        if opt.size:
+            for text in opt.size:
+                size_text, _, kind = text.partition(":")
+                if kind not in ("", SPECIAL):
+                    sys.exit(f"--size {text}: expected SIZE or SIZE:{SPECIAL}")
+                try:
+                    size = p.size(size_text)
+                except ValueError:
+                    continue  # a size of another pipeline's format
+                if kind and not p.has_special:
+                    continue
+                mine.append(Job(v, size, bool(kind), size == v.default))
+        else:
+            shapes = [p.size(s) for s in shapes_for(v.pipeline)]
+            chosen = shapes if opt.all_shapes else sample_shapes(shapes, opt.shapes, base_seed,
+                                                                 v.name)
+            sampled[v.key] = chosen
+            if v.default is not None and not opt.no_default_size:
+                mine.append(Job(v, v.default, False, True))
+            mine += [Job(v, s, False, s == v.default) for s in chosen
+                     if s != v.default or opt.no_default_size]
+            if p.has_special:
+                specials = [p.size(s) for s in SPECIAL_SIZES_1D]
+                if v.limit == "autoscheduled" and v.default is not None and not opt.no_default_size:
+                    specials.append(v.default)
+                mine += [Job(v, s, True, s == v.default) for s in specials]
+        seen, unique = set(), []
+        for j in mine:
+            if j.key not in seen:
+                seen.add(j.key)
+                unique.append(j)
+        jobs[v.key] = unique
+    return jobs, sampled
 
 
 def main():
@@ -218,113 +364,181 @@ def main():
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=None, help="base seed (default: random, printed)")
     ap.add_argument("--variant", action="append", default=[], help="PIPELINE/SCHEDULE (repeatable)")
-    ap.add_argument("--size", action="append", default=[], help="only this size, e.g. 31x17 (repeatable)")
+    ap.add_argument("--size", action="append", default=[],
+                    help="only this size, e.g. 31x17, or 1021:special (repeatable)")
+    ap.add_argument("--all-shapes", action="store_true", help="every shape of the shape lists")
+    ap.add_argument("--shapes", type=int, default=4,
+                    help="shapes sampled per variant, the smallest and largest among them (default 4)")
+    ap.add_argument("--no-default-size", action="store_true",
+                    help="leave out the default sizes (and the autoscheduled variants' special "
+                         "inputs there)")
+    ap.add_argument("--verbose", action="store_true",
+                    help="each variant's limit and sampled shapes, each job's seed and result")
     opt = ap.parse_args()
+    opt.shapes = max(2, opt.shapes)
     exe = os.path.abspath(opt.fuselab)
     target = opt.target
     base_seed = opt.seed if opt.seed is not None else int.from_bytes(os.urandom(4), "little")
     start = time.monotonic()
+    print(f"fuselab run sweep: {exe} --target {target}, seed {base_seed}", flush=True)
 
-    variants, default_sizes = list_variants(exe, target)
+    def fail_early(problems):
+        for m in problems:
+            print(f"FAIL {m}", flush=True)
+        print(f"\nsummary ({target}): listing failed, seed {base_seed}")
+        print(harness.summary_line(0, len(problems), 0), flush=True)
+        return 1
+
+    try:
+        variants, problems = list_variants(exe, target)
+    except harness.SanitizerReport as e:
+        return fail_early([str(e)])
+    except subprocess.TimeoutExpired as e:
+        return fail_early([f"fuselab list timed out: {e}"])
     if opt.variant:
-        variants = [v for v in variants if "/".join(v) in opt.variant]
+        unknown = [n for n in opt.variant if n not in {"/".join(v.key) for v in variants}]
+        variants = [v for v in variants if "/".join(v.key) in opt.variant]
+        problems += [f"--variant {n}: fuselab list --target {target} shows no such variant"
+                     for n in unknown]
     if not variants:
-        print(f"SKIP: fuselab list --target {target} shows no variants"
-              + (f" matching {opt.variant}" if opt.variant else ""))
-        return 0 if not opt.variant else 1
+        if problems:
+            return fail_early(problems)
+        if target == "cuda":
+            harness.skip_script("fuselab list --target cuda shows no variants: this build has "
+                                "no CUDA variants", cuda=True)
+        return fail_early([f"fuselab list --target {target} shows no variants"])
     workdir = tempfile.mkdtemp(prefix=f"fuselab_sweep_{target}.")
-    print(f"fuselab run sweep: {exe} --target {target}, {len(variants)} variants, "
-          f"seed {base_seed}, {opt.jobs} workers, files under {workdir}", flush=True)
 
-    failures = []   # (name, size text, Result, cmd, seed, kept dir)
-    lock = threading.Lock()
-    unknown = sorted({pl for pl, _ in variants if pl not in reference.PIPELINES})
-    for pl in unknown:
-        for pl2, sched in variants:
-            if pl2 == pl:
-                failures.append((f"{pl}/{sched}/{target}", "-", Result(
-                    Result.FAIL, f"no reference for pipeline '{pl}' in tests/reference.py"), "", None, None))
+    failures = []   # (name, job label, message, rerun, seed, kept dir)
+
+    def variant_failure(name, message):
+        failures.append((name, "-", message, "", None, None))
+        print(f"FAIL {name}: {message}", flush=True)
+
+    for m in problems:
+        variant_failure("list", m)
+    runnable = []
+    for v in variants:
+        if v.pipeline not in reference.PIPELINES:
+            variant_failure(v.name, f"no reference for pipeline '{v.pipeline}' in tests/reference.py")
+        else:
+            runnable.append(v)  # without a default size (a list --sizes problem) it runs the rest
 
     if target == "cuda":
-        known = [v for v in variants if v[0] in reference.PIPELINES and v[1] != "auto"]
-        reason = cuda_unusable(exe, *known[0], workdir) if known else None
+        probe = next((v for v in runnable if v.limit is None), None)
+        reason = cuda_unusable(exe, probe, workdir) if probe else None
         if reason:
             shutil.rmtree(workdir, ignore_errors=True)
-            print(f"SKIP: {len(variants)} CUDA variants are built but no GPU is usable: {reason}")
-            return 0
+            harness.skip_script(f"{len(variants)} CUDA variants are built but no GPU is usable: "
+                                f"{reason}", cuda=True, skipped=len(variants))
 
-    jobs = []  # (pipeline, schedule, size, tuned)
-    for pl, sched in variants:
-        if pl not in reference.PIPELINES:
-            continue
-        p = reference.PIPELINES[pl]
-        sizes = [(p.size(s), False) for s in shapes_for(pl)]
-        if sched == "auto" and default_sizes.get((pl, sched)):
-            tuned = reference.parse_size(p, default_sizes[(pl, sched)][0])
-            sizes = [(s, t) for s, t in sizes if s != tuned] + [(tuned, True)]
-        if opt.size:
-            sizes = [(s, t) for s, t in sizes if reference.format_size(s) in opt.size]
-        jobs += [(pl, sched, s, t) for s, t in sizes]
-    # The big runs first, so that the pool's tail is short.
-    jobs.sort(key=lambda j: -int(np.prod(j[2])) * (100 if j[3] else 1))
+    jobs_by_variant, sampled = plan(runnable, opt, base_seed)
+    print(f"{len(variants)} variants, {sum(map(len, jobs_by_variant.values()))} runs "
+          f"({'every shape' if opt.all_shapes else f'{opt.shapes} sampled shapes'} per variant"
+          f"{'' if opt.no_default_size else ', the default size'}"
+          f", special inputs for {', '.join(reference.SPECIAL_PIPELINES)}), {opt.jobs} workers, "
+          f"files under {workdir}", flush=True)
+    if opt.verbose:
+        for v in runnable:
+            shown = ", ".join(reference.format_size(s) for s in sampled.get(v.key, []))
+            print(f"  {v.name}: limit {v.limit} ({v.limit_from}), default size "
+                  f"{reference.format_size(v.default) if v.default else '?'}; sampled: "
+                  f"{shown or '(--size)'}; jobs: {', '.join(j.key for j in jobs_by_variant[v.key])}",
+                  flush=True)
 
+    jobs = [j for js in jobs_by_variant.values() for j in js]
+    if not jobs:
+        variant_failure("plan", f"nothing to run (--size {' '.join(opt.size)} fits no listed "
+                                f"variant's size format)")
+    # The big runs first (the default sizes, special inputs there too), so that the pool's tail
+    # is short.
+    jobs.sort(key=lambda j: -j.elements() * (100 if j.size == j.v.default else 1))
+
+    lock = threading.Lock()
     counts = {Result.PASS: 0, Result.REFUSED: 0, Result.FAIL: 0}
-    per_variant_left = {}
-    per_variant = {}
-    for pl, sched, _, _ in jobs:
-        per_variant_left[(pl, sched)] = per_variant_left.get((pl, sched), 0) + 1
-        per_variant[(pl, sched)] = {Result.PASS: 0, Result.REFUSED: 0, Result.FAIL: 0}
+    refusals = {"autoscheduled": 0, "one_shape": 0}
+    left = {k: len(js) for k, js in jobs_by_variant.items()}
+    per_variant = {k: {Result.PASS: 0, Result.REFUSED: 0, Result.FAIL: 0} for k in jobs_by_variant}
+    by_key = {v.key: v for v in runnable}
+    script = os.path.abspath(__file__)
+
+    def rerun(job):
+        return (f"{sys.executable} {script} {exe} --target {target} --seed {base_seed} "
+                f"--variant {job.v.pipeline}/{job.v.schedule} --size {job.key}")
 
     def work(job):
-        pl, sched, size, tuned = job
+        v = job.v
+        t0 = time.monotonic()
         try:
-            res, cmd, seed, d = run_one(exe, target, pl, sched, size, tuned, base_seed, workdir)
+            res, cmd, seed, d = run_one(exe, job, base_seed, workdir)
         except Exception as e:  # a bug of the test itself: report it as a failure, keep going
-            res, cmd, seed, d = Result(Result.FAIL, f"test error: {type(e).__name__}: {e}"), "", None, None
+            res, cmd, seed, d = (Result(Result.FAIL, f"test error: {type(e).__name__}: {e}"), "",
+                                 job_seed(base_seed, v.name, job.key), None)
         keep = None
         if d is not None:
-            if res.status == Result.FAIL and not res.raw_auto and dir_bytes(d) <= KEEP_LIMIT_BYTES:
+            if res.status == Result.FAIL and dir_bytes(d) <= KEEP_LIMIT_BYTES:
                 keep = d
             else:
                 shutil.rmtree(d, ignore_errors=True)
-        name = f"{pl}/{sched}/{target}"
-        size_text = reference.format_size(size) + (" (default size)" if tuned else "")
         with lock:
             counts[res.status] += 1
-            per_variant[(pl, sched)][res.status] += 1
+            per_variant[v.key][res.status] += 1
+            if res.status == Result.REFUSED:
+                refusals[v.limit] += 1
             if res.status == Result.FAIL:
-                failures.append((name, size_text, res, cmd, seed, keep))
-                print(f"FAIL {name} size {size_text}: {res.message}", flush=True)
-                if not res.raw_auto:
-                    print(f"     seed {seed}; rerun: {sys.executable} {os.path.abspath(__file__)} {exe} "
-                          f"--target {target} --seed {base_seed} --variant {pl}/{sched} "
-                          f"--size {reference.format_size(size)}", flush=True)
-                    if keep:
-                        print(f"     files kept: {cmd}", flush=True)
-            per_variant_left[(pl, sched)] -= 1
-            if per_variant_left[(pl, sched)] == 0:
-                c = per_variant[(pl, sched)]
+                failures.append((v.name, job.label(), res.message, rerun(job), seed, keep))
+                print(f"FAIL {v.name} size {job.label()} seed {seed}: {res.message}", flush=True)
+                print(f"     rerun: {rerun(job)}", flush=True)
+                if keep:
+                    print(f"     files kept: {cmd}", flush=True)
+            elif opt.verbose:
+                print(f"  {res.status:7s} {v.name} size {job.label()} seed {seed} "
+                      f"({time.monotonic() - t0:.1f} s)", flush=True)
+            left[v.key] -= 1
+            if left[v.key] == 0:
+                c = per_variant[v.key]
                 n = sum(c.values())
                 tag = "ok  " if c[Result.FAIL] == 0 else "FAIL"
-                extra = f", {c[Result.REFUSED]} refused" if c[Result.REFUSED] else ""
+                extra = f", {c[Result.REFUSED]} refused ({v.limit})" if c[Result.REFUSED] else ""
                 extra += f", {c[Result.FAIL]} failed" if c[Result.FAIL] else ""
-                print(f"{tag} {name:40s} {n} shapes: {c[Result.PASS]} passed{extra}", flush=True)
+                print(f"{tag} {v.name:40s} {n} runs: {c[Result.PASS]} passed{extra}", flush=True)
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, opt.jobs)) as pool:
         list(pool.map(work, jobs))
 
+    # Every variant must pass something: a variant whose every run was refused (or failed) shows
+    # nothing that works. Not applied to a --size rerun, which runs what it is told.
+    if not opt.size:
+        for key, c in per_variant.items():
+            if c[Result.PASS] == 0 and c[Result.FAIL] == 0:
+                why = (" (--no-default-size left out its default size, which it must pass)"
+                       if opt.no_default_size else "")
+                variant_failure(by_key[key].name, f"passed no run: all {c[Result.REFUSED]} "
+                                f"refused{why}")
+
     kept = any(f[5] for f in failures)
     if not kept:
         shutil.rmtree(workdir, ignore_errors=True)
-    raw = sum(1 for f in failures if f[2].raw_auto)
-    n_shapes = len({(pl, tuple(np.atleast_1d(size))) for pl, _, size, _ in jobs})  # pipeline x size
+    n_shapes = len({(j.v.pipeline, j.key) for j in jobs})  # pipeline x size (x special)
+    failed_runs = counts[Result.FAIL]
+    other_failures = len(failures) - failed_runs
     wall = time.monotonic() - start
     print()
-    print(f"summary ({target}): {len(variants)} variants, {n_shapes} shapes (pipeline x size, with the "
-          f"auto variants' default sizes) over {len({pl for pl, _ in variants})} pipelines, "
-          f"{len(jobs)} runs: {counts[Result.PASS]} passed, {counts[Result.REFUSED]} refused (auto, one-shape), "
-          f"{len(failures)} failed ({raw} of them auto refusals with Halide's raw bounds message), "
-          f"{wall:.1f} s, seed {base_seed}")
+    if failures:
+        print(f"{len(failures)} failures (base seed {base_seed}):")
+        for name, label, message, cmd, seed, keep in failures:
+            print(f"  {name} size {label}" + (f" seed {seed}" if seed is not None else "")
+                  + f": {message[:300]}")
+    print(f"summary ({target}): {len(variants)} variants, {n_shapes} shapes (pipeline x size, with "
+          f"the default sizes and special inputs) over {len({v.pipeline for v in variants})} "
+          f"pipelines, {len(jobs)} runs: {counts[Result.PASS]} passed, {counts[Result.REFUSED]} "
+          f"refused (declared limits), {failed_runs} failed, {other_failures} other failures "
+          f"(listing, references, variants that passed nothing), {wall:.1f} s, seed {base_seed}")
+    print(f"refused: {counts[Result.REFUSED]} runs, by declared limit: "
+          f"{refusals['autoscheduled']} autoscheduled, {refusals['one_shape']} one_shape "
+          f"(counted as passed below)")
+    print(harness.summary_line(counts[Result.PASS] + counts[Result.REFUSED], len(failures), 0),
+          flush=True)
     return 1 if failures else 0
 
 

@@ -7,12 +7,15 @@ and header spellings numpy reads), decoded to the right values, and the writers'
 and a PNG decoder read it. Prints how many hostile cases were tried.
 
     python3 tests/test_files.py PATH/TO/fuselab
+
+Every run of fuselab goes through tests/harness.py: a sanitizer report (exit status 86 or a
+report on stderr) fails the case even where status 1 was expected. Exit status 0, 1, or 77 when
+every test skipped; the last line is `N passed, N failed, N skipped`.
 """
 import hashlib
 import os
 import resource
 import struct
-import subprocess
 import sys
 import tempfile
 import unittest
@@ -24,6 +27,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from filemaker import (SIGNATURE, chunk, chunks, decode_png8, f32, ihdr, npy,  # noqa: E402
                        npy_header, png)
+import harness  # noqa: E402
 
 warnings.simplefilter("error")  # as in test_cli.py: a header numpy warns about is a failure
 
@@ -78,8 +82,8 @@ class Files(unittest.TestCase):
         return self.path(name)
 
     def run_fuselab(self, pipeline, schedule, args, **kw):
-        return subprocess.run([FUSELAB, "run", pipeline, "--schedule", schedule, "--target", "cpu",
-                               *args], capture_output=True, text=True, timeout=120, **kw)
+        return harness.run_fuselab(FUSELAB, "run", pipeline, "--schedule", schedule, "--target",
+                                   "cpu", *args, timeout=120, **kw)
 
     def refused(self, variant, args, fragments, names=(), outside=(), **kw):
         """One hostile case: `fuselab run` refuses with status 1, naming the variant, every one
@@ -669,6 +673,4 @@ class Files(unittest.TestCase):
 
 if __name__ == "__main__":
     FUSELAB = os.path.abspath(sys.argv.pop(1))
-    result = unittest.main(verbosity=2, exit=False).result
-    print("%d hostile cases tried" % HOSTILE_CASES)
-    sys.exit(0 if result.wasSuccessful() else 1)
+    sys.exit(harness.main(before_summary=lambda: print("%d hostile cases tried" % HOSTILE_CASES)))

@@ -8,10 +8,14 @@ torch.compile(fullgraph=True) too). Results against tests/reference.py (numpy fl
 
     python3 tests/test_torch.py             # FUSELAB_LIBRARY=PATH/libfuselab.so if not beside the package
 
-Skips everything, saying why, without PyTorch; skips the CUDA part, saying why, without a CUDA
-device that both PyTorch and fuselab can use. The CUDA-graph tests run in a child process of their
-own (Halide's cache of device allocations must be short when a graph is captured: see
-CudaGraphsChild). The last line counts what passed, failed and skipped.
+On a machine without a GPU it runs the CPU part: every CPU variant on CPU tensors and through its
+custom operator torch.ops.fuselab.<pipeline>__<schedule>__cpu, DLPack objects, and
+torch.compile(fullgraph=True) over custom operators on CPU tensors. Skips everything, saying why,
+without PyTorch (exit 77); skips the CUDA part, saying why, without a CUDA device that both
+PyTorch and fuselab can use, which is a failure under FUSELAB_REQUIRE_CUDA=1 (tests/harness.py).
+Outputs are compared with reference.check (every element, and the norm). The CUDA-graph tests
+run in a child process of their own (Halide's cache of device allocations must be short when a
+graph is captured: see CudaGraphsChild). The last line is `N passed, N failed, N skipped`.
 """
 import os
 import re
@@ -27,6 +31,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "python"))
 sys.path.insert(0, HERE)
 import fuselab  # noqa: E402
+import harness  # noqa: E402
 import reference  # noqa: E402
 
 try:
@@ -42,6 +47,7 @@ CHILD_ENV = "FUSELAB_TEST_TORCH_GRAPHS_CHILD"
 # Small odd sizes that straddle tiles, per size format (autoscheduled variants may refuse them).
 SIZES = {"N": [(1021,), (65537,)], "WxH": [(37, 19), (130, 67)],
          "WxHxCxK": [(37, 19, 3, 16), (31, 30, 5, 17)]}
+SPECIAL_SIZES = [(7,), (1021,)]  # special inputs (reference.py) through the custom operators
 SLEEP_CYCLES = 10 ** 9  # torch.cuda._sleep: about 0.5 s at the H200's ~2 GHz
 
 
@@ -63,8 +69,10 @@ def workload(pipeline):
     return next(w for w in fuselab.workloads() if w["pipeline"] == pipeline)
 
 
-def tolerance(pipeline):
-    return workload(pipeline)["tolerance"]
+def default_size(v):
+    w = workload(v["pipeline"])
+    return reference.parse_size(v["pipeline"],
+                                (w["cuda_sizes"] if v["target"] == "cuda" else w["cpu_sizes"])[0])
 
 
 def as_tuple(x):
@@ -93,14 +101,24 @@ class TorchTestCase(unittest.TestCase):
     def setUp(self):
         self.rng = np.random.default_rng(SEED)
 
-    def assert_matches(self, pipeline, got, ref, what=""):
-        """got: torch tensors (any device) by output name; ref: float64 numpy by name."""
+    def assert_matches(self, pipeline, size, got, ref, what=""):
+        """got: torch tensors (any device) by output name; ref: float64 numpy by name; compared
+        by reference.check at `size` (every element within its bound, and the norm)."""
         for o, r in ref.items():
             g = got[o]
             self.assertIsInstance(g, torch.Tensor, what)
             self.assertEqual(g.dtype, torch.float32, what)
-            err = reference.error(g.detach().cpu().numpy(), r)
-            self.assertLessEqual(err, tolerance(pipeline), f"{what} output {o}: error {err:.3g}")
+            ok, msg = reference.check(pipeline, g.detach().cpu().numpy(), r, size, o)
+            self.assertTrue(ok, f"{what}: {msg}")
+
+    def refused(self, v, size, error):
+        """A fuselab.Error from variant record v at size: fine (True) when it is the refusal of
+        v's declared limit, away from its default size; the test fails otherwise."""
+        limit, _ = harness.variant_limit(v)
+        problem = harness.refusal_problem(v["name"], limit, str(error), size == default_size(v))
+        if problem:
+            self.fail(problem)
+        return True
 
     def assert_error(self, fragment, fn, *args, **kwargs):
         with self.assertRaises(fuselab.Error) as e:
@@ -124,17 +142,12 @@ class TorchTestCase(unittest.TestCase):
                     try:
                         got = as_tuple(k(**inputs))
                     except fuselab.Error as e:
-                        if "kernel parameters, so it runs one shape only" in str(e):
-                            refused += 1  # its weights as kernel parameters: one (C, K)
-                            continue
-                        if not v["autoscheduler"]:
-                            raise
-                        self.assertIn(f"{k.name}: refuses this size", str(e))
-                        refused += 1
+                        refused += self.refused(v, size, e)
                         continue
                     for g in got:
                         self.assertEqual(g.device, inputs[k.inputs[0]].device)
-                    self.assert_matches(v["pipeline"], dict(zip(k.outputs, got)), ref, "returned")
+                    self.assert_matches(v["pipeline"], size, dict(zip(k.outputs, got)), ref,
+                                        "returned")
                     given = {o: torch.full(ref[o].shape, float("nan"), device=self.device)
                              for o in k.outputs}
                     ptrs = {o: t.data_ptr() for o, t in given.items()}
@@ -142,7 +155,7 @@ class TorchTestCase(unittest.TestCase):
                     for o, b in zip(k.outputs, back):
                         self.assertIs(b, given[o])  # the very tensor given, written in place
                         self.assertEqual(b.data_ptr(), ptrs[o])
-                    self.assert_matches(v["pipeline"], given, ref, "given by name")
+                    self.assert_matches(v["pipeline"], size, given, ref, "given by name")
                     ran += 1
         return ran, refused
 
@@ -164,7 +177,7 @@ class Cpu(TorchTestCase):
         b = torch.from_numpy(reference.uniform(self.rng, (16,)))
         out = k(input=x, weights=w, bias=b)
         ref = p.reference({"input": x.contiguous().numpy(), "weights": w.numpy(), "bias": b.numpy()})
-        self.assert_matches("conv_relu_pool", {"out": out}, ref)
+        self.assert_matches("conv_relu_pool", (37, 23, 3, 16), {"out": out}, ref)
         a = torch.from_numpy(reference.uniform(self.rng, (2002,)))
         self.assert_error("add_relu/fused/cpu: input 'a' has a layout this variant cannot take",
                           fuselab.kernel("add_relu", "fused", "cpu"), a=a[::2],
@@ -183,6 +196,81 @@ class Cpu(TorchTestCase):
     def test_custom_ops(self):
         custom_ops(self, "cpu")
 
+    def test_every_cpu_variant_through_its_custom_op(self):
+        """torch.ops.fuselab.<pipeline>__<schedule>__cpu for every CPU variant, on CPU tensors,
+        and special inputs (+-inf, 1e30, saturating tanh and sigmoid) where a pipeline has them."""
+        import fuselab.torch_ops
+        ran = refused = 0
+        for v in fuselab.variants():
+            if v["target"] != "cpu" or v["pipeline"] not in reference.PIPELINES:
+                continue
+            p = reference.PIPELINES[v["pipeline"]]
+            op = getattr(torch.ops.fuselab, f"{v['pipeline']}__{v['schedule']}__cpu")
+            self.assertIs(fuselab.torch_ops.op(v["pipeline"], v["schedule"], "cpu"), op)
+            k = fuselab.kernel(v["pipeline"], v["schedule"], "cpu")
+            limit, _ = harness.variant_limit(v)
+            cases = [(SIZES[p.size_format][0], False)]
+            if limit is not None:
+                cases.append((default_size(v), False))  # the size it must run
+            if p.has_special:
+                cases += [(s, True) for s in SPECIAL_SIZES]
+            for size, special in cases:
+                with self.subTest(op=v["name"], size=size, special=special, seed=SEED):
+                    host = p.special_inputs(self.rng, size) if special else p.inputs(self.rng, size)
+                    args = [torch.from_numpy(host[n]) for n in k.inputs]
+                    try:
+                        got = as_tuple(op(*args))
+                    except fuselab.Error as e:
+                        refused += self.refused(v, size, e)
+                        continue
+                    self.assertEqual(len(got), len(k.outputs))
+                    self.assert_matches(v["pipeline"], size, dict(zip(k.outputs, got)),
+                                        p.reference(host), "custom op")
+                    ran += 1
+        print(f"\n  CPU custom ops: {ran} ran, {refused} refused (declared limits)", file=sys.stderr)
+        self.assertGreater(ran, 30)
+
+    def test_dlpack_objects(self):
+        """Objects that expose only __dlpack__ / __dlpack_device__ (over CPU tensors): inputs read
+        through DLPack (a strided view too), an output written in place through it; with nothing
+        to allocate an output like, an error saying so."""
+        class Only:
+            def __init__(self, t):
+                self._t = t
+
+            def __dlpack__(self, stream=None):
+                return self._t.__dlpack__()
+
+            def __dlpack_device__(self):
+                return self._t.__dlpack_device__()
+
+        pa, pc = reference.PIPELINES["add_relu"], reference.PIPELINES["conv_relu_pool"]
+        ka = fuselab.kernel("add_relu", "fused", "cpu")
+        host = pa.special_inputs(self.rng, (1021,))
+        a, b = (torch.from_numpy(host[n]) for n in ("a", "b"))
+        out = torch.full((1021,), float("nan"))
+        self.assertIs(ka(a=Only(a), b=Only(b), out=out), out)
+        self.assert_matches("add_relu", (1021,), {"out": out}, pa.reference(host), "DLPack in")
+        out2 = torch.full((1021,), float("nan"))
+        ka(a=a, b=b, out=Only(out2))  # the output through DLPack: the tensor's memory written
+        self.assertTrue(torch.equal(out2, out))
+        kc = fuselab.kernel("conv_relu_pool", "tiled", "cpu")
+        big = torch.from_numpy(reference.uniform(self.rng, (3, 46, 37)))
+        x = big[:, ::2, :]  # outer strides through DLPack
+        w = torch.from_numpy(reference.uniform(self.rng, (16, 3, 3, 3)))
+        bias = torch.from_numpy(reference.uniform(self.rng, (16,)))
+        y = torch.full((16, 11, 18), float("nan"))
+        kc(input=Only(x), weights=Only(w), bias=Only(bias), out=y)
+        ref = pc.reference({"input": x.contiguous().numpy(), "weights": w.numpy(),
+                            "bias": bias.numpy()})
+        self.assert_matches("conv_relu_pool", (37, 23, 3, 16), {"out": y}, ref, "DLPack view")
+        # torch.from_dlpack of numpy arrays: the same memory, through torch's side of DLPack.
+        an, bn = (reference.uniform(self.rng, (999,)) for _ in range(2))
+        z = ka(a=torch.from_dlpack(an), b=torch.from_dlpack(bn))
+        self.assertIsInstance(z, torch.Tensor)
+        self.assertTrue(np.array_equal(z.numpy(), np.maximum(0, an + bn)))
+        self.assert_error("cannot allocate output 'out'", ka, a=Only(a), b=Only(b))
+
 
 def custom_ops(test, device):
     """torch.ops.fuselab.* eagerly and inside torch.compile(fullgraph=True)."""
@@ -198,8 +286,8 @@ def custom_ops(test, device):
     y = conv(ic["input"], ic["weights"], ic["bias"])
     z = add(ia["a"], ia["b"])
     test.assertEqual((y.device.type, z.device.type), (device, device))
-    test.assert_matches("conv_relu_pool", {"out": y}, {"out": rc}, "eager op")
-    test.assert_matches("add_relu", {"out": z}, {"out": ra}, "eager op")
+    test.assert_matches("conv_relu_pool", (37, 19, 3, 16), {"out": y}, {"out": rc}, "eager op")
+    test.assert_matches("add_relu", (1021,), {"out": z}, {"out": ra}, "eager op")
 
     # On CUDA, torch ops around the custom ones, so that Inductor generates Triton code beside
     # them. Not on the CPU, where that code is C++ and needs a compiler and headers that a GPU
@@ -215,8 +303,11 @@ def custom_ops(test, device):
     cf = torch.compile(f, fullgraph=True)
     y2, z2 = cf(ic["input"], ic["weights"], ic["bias"], ia["a"], ia["b"])
     scale, shift = (2.0, 1.0) if mixed else (1.0, 0.0)
-    test.assert_matches("conv_relu_pool", {"out": y2}, {"out": rc * scale}, "compiled op")
-    test.assert_matches("add_relu", {"out": z2}, {"out": ra + shift}, "compiled op")
+    # y * 2 doubles the conv's error, within its atol's margin (reference.py); z + 1 adds one
+    # float32 rounding, within add_relu's rtol of 2 roundings.
+    test.assert_matches("conv_relu_pool", (37, 19, 3, 16), {"out": y2}, {"out": rc * scale},
+                        "compiled op")
+    test.assert_matches("add_relu", (1021,), {"out": z2}, {"out": ra + shift}, "compiled op")
     torch._dynamo.reset()
 
 
@@ -228,7 +319,7 @@ class CudaTestCase(TorchTestCase):
     def setUpClass(cls):
         why = cuda_unusable()
         if why:
-            raise unittest.SkipTest(why)
+            raise harness.cuda_skip(why)
         torch.backends.cudnn.allow_tf32 = False
         torch.backends.cuda.matmul.allow_tf32 = False
 
@@ -255,7 +346,7 @@ class Cuda(CudaTestCase):
         self.assertEqual(out.data_ptr(), ptr)
         ref = p.reference({"input": x.cpu().numpy(), "weights": w.cpu().numpy(),
                            "bias": b.cpu().numpy()})
-        self.assert_matches("conv_relu_pool", {"out": out}, ref, "strided input")
+        self.assert_matches("conv_relu_pool", (37, 23, 3, 16), {"out": out}, ref, "strided input")
         # An output that is a row of a bigger tensor: that row written, nothing else.
         ka = fuselab.kernel("add_relu", "fused", "cuda")
         a, bb = self.rand(1024), self.rand(1024)
@@ -317,7 +408,7 @@ class Cuda(CudaTestCase):
                             for o, sh in p.output_shapes(size).items()}
                     k(**inputs, **outs)
                 s.synchronize()
-                self.assert_matches(pipeline, outs, p.reference(host))
+                self.assert_matches(pipeline, size, outs, p.reference(host))
 
     def test_the_call_does_not_wait_for_the_stream(self):
         if not hasattr(torch.cuda, "_sleep"):
@@ -414,7 +505,7 @@ class CudaGraphs(CudaTestCase):
         sys.stderr.write("\n  --- CudaGraphsChild ---\n" + "".join(
             "  " + line + "\n" for line in (r.stdout + r.stderr).splitlines()))
         self.assertEqual(r.returncode, 0, "CudaGraphsChild failed (its output is above)")
-        m = re.search(r"test_torch: (\d+) passed, 0 failed", r.stdout + r.stderr)
+        m = re.search(r"^(\d+) passed, 0 failed", r.stdout, re.M)
         self.assertTrue(m and int(m.group(1)) >= 2, "CudaGraphsChild ran too little")
 
 
@@ -460,7 +551,8 @@ class CudaGraphsChild(CudaTestCase):
                         t.fill_(float("nan"))
                     g.replay()
                     torch.cuda.synchronize()
-                    self.assert_matches(pipeline, outs, p.reference(host), f"replay {round_}")
+                    self.assert_matches(pipeline, size, outs, p.reference(host),
+                                        f"replay {round_}")
                 del g
 
     def test_graph_on_a_side_stream_after_other_work(self):
@@ -512,39 +604,15 @@ class CudaGraphsChild(CudaTestCase):
                 del g
 
 
-def skipped_tests(result):
-    """(tests skipped, their reasons): a class skipped in setUpClass counts its tests. The
-    child-only class, skipped in the parent by design, counts for nothing."""
-    n, reasons, loader = 0, set(), unittest.TestLoader()
-    for test, why in result.skipped:
-        if isinstance(test, unittest.TestCase):
-            n += 1
-        else:  # "setUpClass (__main__.Cuda)"
-            m = re.search(r"\(\w+\.(\w+)\)", str(test))
-            cls = globals().get(m.group(1)) if m else None
-            if cls is CudaGraphsChild and not os.environ.get(CHILD_ENV):
-                continue
-            n += len(loader.getTestCaseNames(cls)) if cls else 1
-        reasons.add(why)
-    return n, sorted(reasons)
-
-
 def main():
     why_not_cuda = None if NO_TORCH else cuda_unusable()
     print(f"test_torch: fuselab from {fuselab._lib.LIBRARY_PATH}; seed {SEED}; "
           + (NO_TORCH or f"torch {torch.__version__}"
              + (f"; CUDA part skipped: {why_not_cuda}" if why_not_cuda else "; CUDA part runs")),
           flush=True)
-    prog = unittest.main(module="__main__", argv=sys.argv, exit=False, verbosity=2)
-    r = prog.result
-    failed = len(r.failures) + len(r.errors) + len(getattr(r, "unexpectedSuccesses", []))
-    skipped, reasons = skipped_tests(r)
-    method_skips = sum(isinstance(t, unittest.TestCase) for t, _ in r.skipped)
-    passed = r.testsRun - failed - method_skips
-    if reasons:
-        print("test_torch: skipped: " + "; ".join(reasons), flush=True)
-    print(f"test_torch: {passed} passed, {failed} failed, {skipped} skipped", flush=True)
-    return 0 if r.wasSuccessful() else 1
+    # The child-only class, skipped in the parent by design, counts for nothing.
+    ignore = () if os.environ.get(CHILD_ENV) else ("CudaGraphsChild",)
+    return harness.main(argv=sys.argv, ignore_skipped_classes=ignore)
 
 
 if __name__ == "__main__":
