@@ -336,8 +336,10 @@ def plan(variants, opt, base_seed):
                 mine.append(Job(v, size, bool(kind), size == v.default))
         else:
             shapes = [p.size(s) for s in shapes_for(v.pipeline)]
-            chosen = shapes if opt.all_shapes else sample_shapes(shapes, opt.shapes, base_seed,
-                                                                 v.name)
+            # A one-shape variant refuses all but its own shape, which a sample may miss: it
+            # runs every shape (most are refused at once), so that it passes some.
+            every = opt.all_shapes or v.limit == "one_shape"
+            chosen = shapes if every else sample_shapes(shapes, opt.shapes, base_seed, v.name)
             sampled[v.key] = chosen
             if v.default is not None and not opt.no_default_size:
                 mine.append(Job(v, v.default, False, True))

@@ -140,7 +140,11 @@ void update_file(Change &&change) {
     if (lock < 0) throw Error("cannot write the tuning file " + path + ".lock: " + std::strerror(errno));
     flock(lock, LOCK_EX);
     json doc = read_file_unlocked(path);
-    if (doc.empty()) doc = {{"fuselab_tuning", 1}, {"records", json::array()}, {"models", json::object()}};
+    if (doc.empty()) {  // in place: nlohmann 3.11.2's assignment of a braced list leaked (LSan)
+        doc["fuselab_tuning"] = 1;
+        doc["records"] = json::array();
+        doc["models"] = json::object();
+    }
     change(doc);
     const std::string tmp = path + ".tmp." + std::to_string(getpid());
     bool ok = false;
