@@ -29,6 +29,7 @@ struct TuneOptions {
     std::vector<std::string> fit;        // instead: fit the cost model from these bench JSONs
     bool record = false;                 // with fit: store the model in the tuning file
     std::string models_out;              // with fit: write every device's model here
+    std::string choice_out;              // with one fit: its leave-one-out table and model
 };
 int tune_command(const TuneOptions &opt);
 

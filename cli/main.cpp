@@ -98,6 +98,8 @@ int main(int argc, char **argv) {
                          "print how it chooses at each size left out of its fit");
     tune_cmd->add_flag("--record", tune.record, "With --fit: store each fit in the tuning file");
     tune_cmd->add_option("--models-out", tune.models_out, "With --fit: write the fits to this file");
+    tune_cmd->add_option("--choice-out", tune.choice_out,
+                         "With one --fit: write its table of choices (and fit) to this file");
 
     CLI11_PARSE(app, argc, argv);
     if (bench.once && check->count() == 0) bench.check = false;
@@ -108,6 +110,8 @@ int main(int argc, char **argv) {
         if (*tune_cmd) {
             if (!tune.size.empty() && tune.pipelines.size() != 1)
                 throw fuselab::Error("tune --size needs exactly one --pipeline");
+            if (!tune.choice_out.empty() && tune.fit.size() != 1)
+                throw fuselab::Error("tune --choice-out needs exactly one --fit");
             return tune_command(tune);
         }
     } catch (const fuselab::Error &e) {

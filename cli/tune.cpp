@@ -65,8 +65,21 @@ int fit_command(const TuneOptions &opt) {
         const CostModel model = CostModel::fit(device, samples);
         std::printf("%s: %zu measured calls on %s: launch %.2f us, %.0f GB/s\n", path.c_str(),
                     rows.size(), device.c_str(), model.launch_us, model.gbps);
-        print_choice_table(leave_one_out(device, rows));
+        const std::vector<ChoiceRow> table = leave_one_out(device, rows);
+        print_choice_table(table);
         models[device] = json::parse(model.to_json());
+        if (!opt.choice_out.empty()) {  // one file's table, for results/report.py
+            json out = {{"device", device}, {"source", path}, {"model", models[device]},
+                        {"choice", json::array()}};
+            for (const ChoiceRow &c : table) {
+                out["choice"].push_back({{"workload", c.workload}, {"size", c.size},
+                                         {"predicted", c.predicted}, {"measured", c.measured},
+                                         {"predicted_us", c.predicted_us},
+                                         {"measured_us", c.measured_us}, {"regret", c.regret}});
+            }
+            std::ofstream(opt.choice_out) << out.dump(1) << "\n";
+            std::printf("wrote %s\n", opt.choice_out.c_str());
+        }
         if (opt.record) {
             record_model(model);
             std::printf("recorded the fit for %s in %s\n", device.c_str(), tuning_file().c_str());

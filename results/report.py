@@ -201,6 +201,55 @@ def chart(records, path):
     return True
 
 
+def choice_section(targets, choice, overhead):
+    """h200.md's part on calling a pipeline: targets, the model's choices, each path's call cost."""
+    lines = []
+    if targets:
+        lines += ["## Calling a pipeline: targets", "", "| target | this run | held |", "|---|---|---|"]
+        lines += [f"| {t['target']} | {t['value']} | {'yes' if t['held'] else 'no'} |" for t in targets]
+        lines.append("")
+    if overhead:
+        m = overhead["meta"]
+        lines += [f"## Host cost per call, add_relu N = 4096 ({m.get('date')}, {m.get('device')}, torch "
+                  f"{m.get('torch')}; one process, median of {overhead['records'][0]['repeats']} loops of "
+                  f"{overhead['records'][0]['calls_per_repeat']} calls)", "",
+                  "| path | host us per call |", "|---|---|"]
+        lines += [f"| {r['name']} | {r['host_us']:.2f} |" for r in overhead["records"]]
+        lines.append("")
+    if choice:
+        lines += ["## The cost model's choice, each size left out of its own fit", "",
+                  "| workload | size | model's pick | measured winner | regret |", "|---|---|---|---|---|"]
+        for c in sorted(choice, key=lambda c: c["regret"]):
+            lines.append(f"| {c['workload']} | {c['size']} | {c['predicted']} | {c['measured']} | "
+                         f"{c['regret']:.2f}x |")
+        lines.append("")
+    return lines
+
+
+def issue22_targets(choice, overhead):
+    """Issue 22's targets on this run, each {"target", "value", "held"}."""
+    out = []
+    by_name = {r["name"]: r["host_us"] for r in overhead}
+    eager = next((v for k, v in by_name.items() if k.startswith("torch_eager_op relu(add)")), None)
+    for name, bound in [("torch.ops.fuselab.add_relu", 12), ("torch.ops.fuselab.add_relu__fused__cuda", 12),
+                        ("fuselab.kernel(add_relu, fused)", 8), ("fuselab.kernel(add_relu)", 8)]:
+        if name in by_name:
+            out.append({"target": f"{name} at add_relu N = 4096: at most {bound} us host per call",
+                        "value": round(by_name[name], 2), "held": by_name[name] <= bound})
+    if eager and "torch.ops.fuselab.add_relu" in by_name:
+        v = by_name["torch.ops.fuselab.add_relu"]
+        out.append({"target": "torch.ops.fuselab.add_relu at or below torch eager's two ops",
+                    "value": f"{v:.2f} against {eager:.2f} us", "held": v <= eager})
+    if choice:
+        worst = max(choice, key=lambda c: c["regret"])
+        out.append({"target": "the model's pick within 1.10x of the measured winner at every (workload, size), "
+                              "each size left out of its own fit",
+                    "value": f"{sum(c['regret'] <= 1.10 for c in choice)} of {len(choice)} within; worst "
+                             f"{worst['regret']:.2f}x ({worst['workload']} {worst['size']})",
+                    "held": all(c["regret"] <= 1.10 for c in choice)})
+    return out
+
+
 def main():
     ap = argparse.ArgumentParser()
     src = ap.add_mutually_exclusive_group(required=True)
@@ -208,6 +257,10 @@ def main():
     src.add_argument("--plot", metavar="H200_JSON",
                      help="redraw only h200.png from an existing h200.json (its records; nothing else written)")
     ap.add_argument("--out", required=True, help="where h200.json, h200.md, h200.png go")
+    ap.add_argument("--choice", help="the cost model's leave-one-out table (fuselab tune --fit "
+                    "--choice-out; default: the bench JSON's own, or DIR/choice.json)")
+    ap.add_argument("--call-overhead", help="peers/call_overhead.py's JSON (default: "
+                    "DIR/call_overhead.json)")
     args = ap.parse_args()
     if args.plot:
         os.makedirs(args.out, exist_ok=True)
@@ -270,6 +323,18 @@ def main():
             floor = max(floor or 0, flops / FP32_PEAK_FLOPS * 1e6)
         r["floor_us"] = floor
 
+    # The cost model's choices (issue 22): the bench's own table, else one fitted afterwards.
+    choice_path = args.choice or run("choice.json")
+    choice = fl.get("choice")
+    model = fl.get("model")
+    if not choice and os.path.exists(choice_path):
+        c = load(choice_path)
+        choice, model = c["choice"], c.get("model")
+    # Each Python path's host cost per call, one process (peers/call_overhead.py).
+    overhead_path = args.call_overhead or run("call_overhead.json")
+    overhead = load(overhead_path) if os.path.exists(overhead_path) else None
+    targets = issue22_targets(choice or [], overhead["records"] if overhead else [])
+
     os.makedirs(args.out, exist_ok=True)
     meta = {"fuselab": fl["meta"], "peers": peers["meta"],
             "torch_bench": [t["meta"] for t in torch_runs], "machine": machine,
@@ -279,7 +344,14 @@ def main():
                          "python3 peers/torch_bench.py --part graph|torch", "python3 peers/peers.py",
                          "python3 results/report.py --run DIR --out results"]}
     with open(os.path.join(args.out, "h200.json"), "w") as f:
-        json.dump({"meta": meta, "records": records}, f, indent=1)
+        doc = {"meta": meta, "records": records + (overhead["records"] if overhead else [])}
+        if choice:
+            doc["choice"], doc["model"] = choice, model
+        if overhead:
+            meta["call_overhead"] = overhead["meta"]
+        if targets:
+            doc["targets"] = targets
+        json.dump(doc, f, indent=1)
 
     groups = {}
     for r in records:
@@ -366,6 +438,7 @@ def main():
         lines.append("")
     if listed:
         lines += resources_section(listed)
+    lines += choice_section(targets, choice, overhead)
     with open(os.path.join(args.out, "h200.md"), "w") as f:
         f.write("\n".join(l for l in lines if l is not None) + "\n")
 

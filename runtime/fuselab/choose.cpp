@@ -480,7 +480,7 @@ CostModel CostModel::fit(const std::string &device, const std::vector<CostSample
     if (best > 0) m.gbps = best;
     if (std::isfinite(least)) m.launch_us = least;
     // Each strategy's distance from the ceiling: a geometric mean over its calls, each weighted by
-    // the share of its time that launches do not explain (a launch-bound call says little),
+    // how far its traffic outweighs ten launches (a call that moves little says little of it),
     // shrunk toward what is known more widely: "pipeline/schedule" toward "*/schedule" (the
     // schedule in every pipeline), else "pipeline/*", else "*" (everything).
     std::map<std::string, std::pair<double, double>> logs;  // sum of w log e, sum of w
@@ -488,7 +488,7 @@ CostModel CostModel::fit(const std::string &device, const std::vector<CostSample
         const double traffic_us = s.bytes / (m.gbps * 1e3);
         if (s.us <= 0 || traffic_us <= 0) continue;
         const double e = std::max(1.0, (s.us - std::max(s.kernels, 1) * m.launch_us) / traffic_us);
-        const double w = std::max(0.0, 1.0 - std::max(s.kernels, 1) * m.launch_us / s.us) + 1e-6;
+        const double w = traffic_us / (traffic_us + 10 * m.launch_us) + 1e-6;
         for (const std::string &k : {s.pipeline + "/" + s.schedule, "*/" + s.schedule,
                                      s.pipeline + "/*", std::string("*")}) {
             logs[k].first += w * std::log(e);
