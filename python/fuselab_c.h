@@ -49,8 +49,9 @@ FUSELAB_C_API int fuselab_output_shapes(const char *pipeline, int nargs, const f
 /* The strategy of `pipeline` for these arguments on `target` ("cpu", "cuda" or "auto"), as
  * choose.h chooses it (a tuning record, else with `tune` 1 or FUSELAB_TUNE=1 every strategy timed
  * now on these buffers, else the cost model), as JSON {"index": I (for fuselab_invoke),
- * "variant": "p/s/t", "schedule": s, "source": ..., "reason": ...} in `json`. The arguments are
- * only read when tuning. */
+ * "variant": "p/s/t", "schedule": s, "source": ..., "reason": ...} in `json`. Every argument,
+ * outputs included, is described and validated as fuselab_invoke would; their data are read (and
+ * the outputs written) only when tuning. */
 FUSELAB_C_API int fuselab_choose(const char *pipeline, const char *target, int nargs,
                                  const fuselab_arg *args, int tune, char *json, size_t json_len,
                                  char *err, size_t err_len);

@@ -6,6 +6,8 @@
     k = fuselab.kernel("conv_relu_pool", "tiled", target="cuda")
     y = k(input=x, weights=w, bias=b)                    # the output; a tuple where there are several
     k(input=x, weights=w, bias=b, out=y)                 # or into given outputs, by name
+    k = fuselab.kernel("conv_relu_pool")                 # the pipeline: its strategy chosen per call
+    y = k(input=x, weights=w, bias=b); k.chosen          # what ran, and why
 
 CUDA tensors are handed to the kernel as device pointers with their strides (no host copy, no
 wait) on PyTorch's current stream, in the device's primary context, which is PyTorch's. Host
@@ -18,9 +20,9 @@ project), so it runs in any Python 3 with ctypes: the project's .venv, or a GPU 
 with PyTorch where nothing can be installed.
 """
 from ._lib import Error, info
-from ._kernel import Kernel, kernel, variants, workloads
+from ._kernel import Kernel, PipelineKernel, kernel, variants, workloads
 
-__all__ = ["Error", "Kernel", "kernel", "variants", "workloads", "cuda_status"]
+__all__ = ["Error", "Kernel", "PipelineKernel", "kernel", "variants", "workloads", "cuda_status"]
 
 
 def cuda_status():

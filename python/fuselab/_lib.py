@@ -4,6 +4,7 @@ import json
 import os
 
 _ERR_LEN = 4096
+ERR_LEN = _ERR_LEN
 
 
 class Error(RuntimeError):
@@ -45,15 +46,22 @@ def _load():
         except OSError as e:
             tried.append(f"{path} ({e})")
             continue
+        # Pointers travel as plain integers (c_void_p): the argument blocks of _arrays.Slots are
+        # addresses, and a ctypes array of Arg converts to c_void_p as well.
         lib.fuselab_info.restype = ctypes.c_char_p
         lib.fuselab_info.argtypes = []
         lib.fuselab_invoke.restype = ctypes.c_int
-        lib.fuselab_invoke.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.POINTER(Arg),
-                                       ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t]
+        lib.fuselab_invoke.argtypes = [ctypes.c_int, ctypes.c_int, ctypes.c_void_p,
+                                       ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t]
         lib.fuselab_output_shapes.restype = ctypes.c_int
-        lib.fuselab_output_shapes.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.POINTER(Arg),
+        lib.fuselab_output_shapes.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p,
                                               ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                                               ctypes.c_size_t]
+        if hasattr(lib, "fuselab_choose"):  # a library built before choose.h lacks it
+            lib.fuselab_choose.restype = ctypes.c_int
+            lib.fuselab_choose.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
+                                           ctypes.c_void_p, ctypes.c_int, ctypes.c_char_p,
+                                           ctypes.c_size_t, ctypes.c_char_p, ctypes.c_size_t]
         return lib, path
     raise ImportError("fuselab: cannot load libfuselab.so; tried " + "; ".join(tried) +
                       ". Build the project (./fuselab build) or set FUSELAB_LIBRARY.")
@@ -61,10 +69,17 @@ def _load():
 
 LIB, LIBRARY_PATH = _load()
 _INFO = json.loads(LIB.fuselab_info().decode())
+# fuselab_invoke(index, nargs, args, stream, err, err_len) -> 0 or 1, for the per-call path.
+INVOKE = LIB.fuselab_invoke
 
 
 def info():
     return _INFO
+
+
+def message(err_address):
+    """The runtime's message in the error buffer at this address."""
+    return ctypes.string_at(err_address).decode(errors="replace")
 
 
 def invoke(index, args, stream):
@@ -74,11 +89,26 @@ def invoke(index, args, stream):
         raise Error(err.value.decode(errors="replace"))
 
 
-def output_shapes(pipeline, args):
-    """{output name: numpy-order shape} for inputs described by a ctypes array of Arg."""
+def output_shapes(pipeline, args, nargs=None):
+    """{output name: numpy-order shape} for inputs described by a ctypes array of Arg (or the
+    address of `nargs` of them)."""
     err = ctypes.create_string_buffer(_ERR_LEN)
     out = ctypes.create_string_buffer(_ERR_LEN)
-    if LIB.fuselab_output_shapes(pipeline.encode(), len(args), args, out, _ERR_LEN, err,
-                                 _ERR_LEN) != 0:
+    n = len(args) if nargs is None else nargs
+    if LIB.fuselab_output_shapes(pipeline.encode(), n, args, out, _ERR_LEN, err, _ERR_LEN) != 0:
         raise Error(err.value.decode(errors="replace"))
     return {k: tuple(v) for k, v in json.loads(out.value.decode()).items()}
+
+
+def choose(pipeline, target, nargs, args, tune):
+    """fuselab_choose: {"index", "variant", "schedule", "source", "reason"} for the `nargs`
+    arguments at address (or ctypes array) `args`; raises Error with the runtime's message."""
+    if not hasattr(LIB, "fuselab_choose"):
+        raise Error(f"{pipeline}: this libfuselab.so ({LIBRARY_PATH}) has no fuselab_choose; "
+                    f"rebuild it, or name a strategy")
+    err = ctypes.create_string_buffer(_ERR_LEN)
+    out = ctypes.create_string_buffer(_ERR_LEN)
+    if LIB.fuselab_choose(pipeline.encode(), target.encode(), nargs, args, 1 if tune else 0, out,
+                          _ERR_LEN, err, _ERR_LEN) != 0:
+        raise Error(err.value.decode(errors="replace"))
+    return json.loads(out.value.decode())

@@ -104,23 +104,47 @@ std::mutex file_mutex;  // this process's view of the file
 std::mutex decisions_mutex;
 std::map<std::string, Choice> decisions;
 
-json read_file_unlocked(const std::string &path) {
+// A fuselab tuning file, every field of the type fuselab reads: a record's key an object and its
+// winner a string, each model one CostModel::from_json takes.
+bool well_formed(const json &doc) {
+    if (!doc.is_object()) return false;
+    const json version = doc.value("fuselab_tuning", json());
+    if (!version.is_number_integer() || version.get<int>() != 1) return false;
+    const json records = doc.value("records", json::array()), models = doc.value("models", json::object());
+    if (!records.is_array() || !models.is_object()) return false;
+    for (const json &r : records) {
+        if (!r.is_object() || !r.value("key", json()).is_object() || !r.value("winner", json()).is_string())
+            return false;
+        for (const char *text : {"summary", "date"}) {
+            if (r.contains(text) && !r[text].is_string()) return false;
+        }
+    }
+    try {
+        for (const auto &[device, m] : models.items()) CostModel::from_json(m.dump());
+    } catch (const Error &) {
+        return false;
+    }
+    return true;
+}
+
+// The file, or {} when there is none; `foreign` is set when there is one fuselab cannot use.
+json read_file_unlocked(const std::string &path, bool *foreign = nullptr) {
     std::ifstream in(path);
     if (!in) return json::object();
     std::stringstream text;
     text << in.rdbuf();
     json doc = json::parse(text.str(), nullptr, /*allow_exceptions=*/false);
-    if (!doc.is_object() || doc.value("fuselab_tuning", 0) != 1 ||
-        !doc.value("records", json::array()).is_array()) {
+    if (!well_formed(doc)) {
         static bool warned = false;
         if (!warned) {
             std::fprintf(stderr,
                          "fuselab: warning: ignoring the tuning file %s: it is not a fuselab "
-                         "tuning file (corrupt, or another program's); delete it or set "
-                         "FUSELAB_TUNING_FILE\n",
+                         "tuning file (corrupt, or another program's), so nothing is read from it "
+                         "or recorded in it; delete it or set FUSELAB_TUNING_FILE\n",
                          path.c_str());
             warned = true;
         }
+        if (foreign) *foreign = true;
         return json::object();
     }
     return doc;
@@ -139,7 +163,13 @@ void update_file(Change &&change) {
     const int lock = open((path + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
     if (lock < 0) throw Error("cannot write the tuning file " + path + ".lock: " + std::strerror(errno));
     flock(lock, LOCK_EX);
-    json doc = read_file_unlocked(path);
+    bool foreign = false;
+    json doc = read_file_unlocked(path, &foreign);
+    if (foreign) {  // never overwrite a file fuselab did not write (warned above)
+        flock(lock, LOCK_UN);
+        close(lock);
+        return;
+    }
     if (doc.empty()) {  // in place: nlohmann 3.11.2's assignment of a braced list leaked (LSan)
         doc["fuselab_tuning"] = 1;
         doc["records"] = json::array();
@@ -221,6 +251,15 @@ bool at_estimates(const Variant &v, const Bindings &args) {
     return true;
 }
 
+// Whether the model may pick the variant without measuring it: an autoscheduled one only at its
+// estimates (elsewhere its tiles may not fit), and never one that takes a buffer as kernel
+// parameters (it reads that buffer back to the host at every call: a wait on the stream, and no
+// CUDA-graph capture). Measuring (tune) tries them all.
+bool predictable(const Variant &v, const Bindings &args) {
+    if (*v.autoscheduler && !at_estimates(v, args)) return false;
+    return variant_limit(v) != "one_shape";
+}
+
 // Every variant of the pipeline on the target that takes these arguments. With `all`, the
 // autoscheduled ones off their estimates too (tuning finds out whether their tiles fit).
 std::vector<const Variant *> candidates(const std::string &pipeline, const Bindings &args,
@@ -243,7 +282,7 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
             if (first_error.empty()) first_error = e.what();
             continue;
         }
-        if (!all && *v.autoscheduler && !at_estimates(v, args)) continue;
+        if (!all && !predictable(v, args)) continue;
         out.push_back(&v);
     }
     if (!out.empty()) return out;
@@ -304,8 +343,13 @@ Choice model_choice(const std::string &device, const std::vector<const Variant *
         const CostSample f = cost_features(*v, args);
         ranked.push_back({model.predict_us(v->pipeline, v->schedule, f.kernels, f.bytes), v});
     }
-    std::stable_sort(ranked.begin(), ranked.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    // Ties (launch-bound shapes, where every strategy is one launch) go to the fewest kernels, then
+    // the name, so that every process chooses the same.
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) {
+        if (a.first != b.first) return a.first < b.first;
+        if (a.second->kernels != b.second->kernels) return a.second->kernels < b.second->kernels;
+        return std::string(a.second->schedule) < b.second->schedule;
+    });
     Choice c;
     c.variant = ranked.front().second;
     c.source = "model";
@@ -364,19 +408,26 @@ Choice choose(const std::string &pipeline, const Bindings &args, const ChooseOpt
         std::lock_guard<std::mutex> lock(decisions_mutex);
         if (auto it = decisions.find(memo); it != decisions.end()) return it->second;
     }
-    const std::vector<const Variant *> cands = candidates(pipeline, args, target, false);
+    // Any strategy a record names (it ran at these shapes when it was measured); the model's
+    // pick among those it can predict, or among all where it can predict none.
+    const std::vector<const Variant *> all = candidates(pipeline, args, target, true);
+    std::vector<const Variant *> predicted;
+    for (const Variant *v : all) {
+        if (predictable(*v, args)) predicted.push_back(v);
+    }
+    if (predicted.empty()) predicted = all;
     Choice c;
-    if (cands.size() == 1 && !tune_now) {
-        c = {cands.front(), "only", "the one strategy that takes these arguments"};
+    if (all.size() == 1 && !tune_now) {
+        c = {all.front(), "only", "the one strategy that takes these arguments"};
     } else {
-        const Key k = key_for(pipeline, args, target, *cands.front());
-        c.variant = recorded_winner(k, cands, &c.reason);  // a record is reused, never re-timed
+        const Key k = key_for(pipeline, args, target, *all.front());
+        c.variant = recorded_winner(k, all, &c.reason);  // a record is reused, never re-timed
         if (c.variant) {
             c.source = "tuned";
         } else if (tune_now) {
             return tune(pipeline, args, target);
         } else {
-            c = model_choice(k.device, cands, args);
+            c = model_choice(k.device, predicted, args);
         }
     }
     say(pipeline, c);
@@ -531,6 +582,7 @@ CostModel CostModel::from_json(const std::string &text) {
     } catch (const json::exception &e) {
         throw Error(std::string("a malformed cost model: ") + e.what());
     }
+    if (!(m.launch_us >= 0) || !(m.gbps > 0)) throw Error("a cost model needs launch_us >= 0 and gbps > 0");
     return m;
 }
 
