@@ -228,6 +228,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", required=True, help="one CPU run (h200.json's schema)")
     ap.add_argument("--out", required=True, help="folder for cpu.md and cpu.png")
+    ap.add_argument("--choice", help="the cost model's leave-one-out table for this run (fuselab tune "
+                    "--fit RUN.json --choice-out FILE): written into RUN.json as `choice` and `model`, "
+                    "and into cpu.md")
     ap.add_argument("--plot-only", action="store_true",
                     help="redraw only cpu.png from the same records (cpu.md is not written)")
     args = ap.parse_args()
@@ -269,6 +272,22 @@ def main():
     lines += targets_section(groups, meta)
     for key, rows in groups.items():
         lines += group_section(key, rows, meta)
+    if args.choice:
+        with open(args.choice) as f:
+            c = json.load(f)
+        run["choice"], run["model"] = c["choice"], c.get("model")
+        with open(args.json, "w") as f:
+            json.dump(run, f, indent=2, sort_keys=True)
+    if run.get("choice"):
+        within = sum(x["regret"] <= 1.10 for x in run["choice"])
+        lines += ["## The cost model's choice, each size left out of its own fit", "",
+                  f"{within} of {len(run['choice'])} within 1.10x of the measured winner (issue 22's "
+                  f"target: every one: {'held' if within == len(run['choice']) else 'not held'}).", "",
+                  "| workload | size | model's pick | measured winner | regret |", "|---|---|---|---|---|"]
+        for x in sorted(run["choice"], key=lambda x: x["regret"]):
+            lines.append(f"| {x['workload']} | {x['size']} | {x['predicted']} | {x['measured']} | "
+                         f"{x['regret']:.2f}x |")
+        lines.append("")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cpu.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
