@@ -307,3 +307,15 @@ def main(module="__main__", argv=None, ignore_skipped_classes=(), before_summary
     sys.stdout.flush()
     print(summary_line(passed, failed, skipped), flush=True)
     return rc
+
+
+def torch_cuda_unusable(torch, fuselab):
+    """Why PyTorch and fuselab cannot both use a CUDA device here, or None."""
+    if not torch.cuda.is_available():
+        return "PyTorch sees no CUDA device"
+    status = fuselab.cuda_status()
+    if not status["usable"]:
+        return "fuselab sees no usable CUDA device: " + status["reason"]
+    if not any(v["target"] == "cuda" for v in fuselab.variants()):
+        return "this build has no CUDA variants"
+    return None

@@ -67,13 +67,8 @@ def as_numpy(x):
 
 
 def check(p, size, name, got, ref):
-    """(ok, message): reference.check where tests/reference.py has it, else the norm."""
-    got = as_numpy(got)
-    if hasattr(reference, "check"):
-        return reference.check(p, got, ref, size, name)
-    e = reference.error(got, ref)
-    return e <= p.tolerance, (f"{p.name} output '{name}': norm error {e:.3g} (tolerance "
-                              f"{p.tolerance:g})")
+    """(ok, message) of reference.check: the norm and every element."""
+    return reference.check(p, as_numpy(got), ref, size, name)
 
 
 def by_name(p, result):
@@ -554,16 +549,7 @@ class TorchCpu(Case):
 
 # ---------------------------------------------------------------- CUDA
 def cuda_unusable():
-    if torch is None:
-        return TORCH_WHY
-    if not torch.cuda.is_available():
-        return "PyTorch sees no CUDA device"
-    status = fuselab.cuda_status()
-    if not status["usable"]:
-        return "fuselab sees no usable CUDA device: " + status["reason"]
-    if not any(v["target"] == "cuda" for v in fuselab.variants()):
-        return "this build has no CUDA variants"
-    return None
+    return TORCH_WHY if torch is None else harness.torch_cuda_unusable(torch, fuselab)
 
 
 # A fresh process (Halide's device-allocation cache must be short when a capture starts): the

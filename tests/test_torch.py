@@ -53,16 +53,7 @@ SLEEP_CYCLES = 10 ** 9  # torch.cuda._sleep: about 0.5 s at the H200's ~2 GHz
 
 def cuda_unusable():
     """Why the CUDA part cannot run here, or None."""
-    if NO_TORCH:
-        return NO_TORCH
-    if not torch.cuda.is_available():
-        return "PyTorch sees no CUDA device"
-    status = fuselab.cuda_status()
-    if not status["usable"]:
-        return "fuselab sees no usable CUDA device: " + status["reason"]
-    if not any(v["target"] == "cuda" for v in fuselab.variants()):
-        return "this build has no CUDA variants"
-    return None
+    return NO_TORCH or harness.torch_cuda_unusable(torch, fuselab)
 
 
 def workload(pipeline):
