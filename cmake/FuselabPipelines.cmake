@@ -149,9 +149,11 @@ function(fuselab_pipeline name)
                                STMT stmt
                                PARAMS schedule=${schedule} ${ARG_PARAMS}
                                ${extra})
-            if (target STREQUAL "cpu")
+            list(LENGTH halide_targets n_targets)
+            if (target STREQUAL "cpu" AND n_targets GREATER 1)
                 # A multi-target library writes one statement per target; name the first one as
                 # the library's, so that the build sees its declared output and stays up to date.
+                # (One target writes the library's own.)
                 list(GET halide_targets 0 first_target)
                 add_custom_command(TARGET ${lib} POST_BUILD
                                    COMMAND ${CMAKE_COMMAND} -E copy
