@@ -28,7 +28,7 @@ namespace {
 constexpr int kTracedCalls = 5;  // calls traced with CUPTI per variant and size
 
 struct Row {
-    std::string pipeline, size, schedule, target, kind;
+    std::string pipeline, size, schedule, target, kind, dtype = "float32";
     Timing timing;  // host_repeats == 0: not timed (--once, or an error)
     int kernels = -1, intermediates = -1;
     int64_t intermediate_bytes = -1, min_bytes = 0;
@@ -89,6 +89,7 @@ std::string cpu_model() {
 // Every output of a row against the reference: the norm and every element (check_output).
 template <typename Out>
 void check(Row &r, const Workload &w, const Size &size, const RefBuffers &ref, Out &&output) {
+    const std::string dtype = r.dtype;
     r.rel_err = 0;
     r.ok = true;
     for (const auto &[name, expected] : ref) {
@@ -102,7 +103,7 @@ void check(Row &r, const Workload &w, const Size &size, const RefBuffers &ref, O
             r.worst = name + ": shape differs from the reference's";
             continue;
         }
-        const OutputCheck c = check_output(w, size, out, expected);
+        const OutputCheck c = check_output(w, size, out, expected, dtype, name);
         r.rel_err = std::max(r.rel_err, c.rel_err);
         if (!c.ok) {
             r.ok = false;
@@ -123,31 +124,31 @@ void planted_error(const Variant &v) {
         throw Error(v.name() + ": planted error (FUSELAB_TEST_PLANT)");
 }
 
-Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buffers,
-            const RefBuffers *ref, const BenchOptions &opt) {
+Row measure(const Variant &v, const Workload &w, const Size &size, StorageBuffers &buffers,
+            Buffers &values, const RefBuffers *ref, const BenchOptions &opt) {
     Row r;
     r.pipeline = v.pipeline;
     r.size = format_size(size);
     r.schedule = v.schedule;
     r.target = v.target;
     r.kind = v.kind;
+    r.dtype = v.dtype;
     r.kernels = v.kernels;
     r.intermediates = v.intermediates;
     r.intermediate_bytes = intermediate_bytes_at(v, size);
-    r.min_bytes = min_bytes(w, size);
+    r.min_bytes = min_bytes(w, size, v.dtype);
     r.flops = w.flops(size);
     try {
-        poison_outputs(w, size, buffers);
-        Bindings args = bind(buffers);
+        buffers.poison();
+        Bindings args = buffers.bind();
         planted_error(v);
         invoke(v, args);
         if (!ref) {
             sync_outputs(v, args);  // errors surface here; a --once call has ended here
         } else {
+            buffers.fetch(v.name());
             check(r, w, size, *ref, [&](const std::string &name) -> Halide::Runtime::Buffer<float> & {
-                auto &out = buffers.at(name);
-                if (v.is_cuda()) to_host(out.raw_buffer(), v.name());
-                return out;
+                return values.at(name);
             });
         }
         if (opt.once) return r;
@@ -168,7 +169,8 @@ Row measure(const Variant &v, const Workload &w, const Size &size, Buffers &buff
 
 // The CPU peers on the same inputs, each output checked against the same reference: one row each.
 void add_peer_rows(std::vector<Row> &rows, const Workload &w, const Size &size,
-                   const Buffers &buffers, const RefBuffers *ref, const BenchOptions &opt) {
+                   const std::string &dtype, const Buffers &buffers, const RefBuffers *ref,
+                   const BenchOptions &opt) {
     auto base = [&](const std::string &name) {
         Row r;
         r.pipeline = w.pipeline;
@@ -176,14 +178,15 @@ void add_peer_rows(std::vector<Row> &rows, const Workload &w, const Size &size,
         r.schedule = name;
         r.target = "cpu";
         r.kind = "peer";
-        r.min_bytes = min_bytes(w, size);
+        r.dtype = dtype;
+        r.min_bytes = min_bytes(w, size, dtype);
         r.flops = w.flops(size);
         return r;
     };
     std::vector<PeerResult> peers;
     try {
         std::fprintf(stderr, "  %s %s: CPU peers\n", w.pipeline.c_str(), format_size(size).c_str());
-        peers = run_cpu_peers(opt.peers, w, size, buffers, opt.budget_s);
+        peers = run_cpu_peers(opt.peers, w, size, dtype, buffers, opt.budget_s);
     } catch (const Error &e) {
         Row r = base("peers");
         r.ok = false;
@@ -197,6 +200,7 @@ void add_peer_rows(std::vector<Row> &rows, const Workload &w, const Size &size,
         r.note = p.note;
         if (!p.error.empty()) {
             r.ok = false;
+            r.refused = p.refused;  // a peer that does not implement this type or size
             r.error = p.name + ": " + p.error;
             rows.push_back(r);
             continue;
@@ -216,10 +220,10 @@ void add_peer_rows(std::vector<Row> &rows, const Workload &w, const Size &size,
 
 // A few more calls under CUPTI, after the timed ones: tracing never overlaps timing (though the
 // library, once loaded, stays; gpu/gpu_run.sh times in a process without --cupti).
-void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
+void trace(Row &r, const Variant &v, StorageBuffers &buffers, CuptiTracer &tracer) {
     if (!r.error.empty()) return;
     try {
-        Bindings args = bind(buffers);
+        Bindings args = buffers.bind();
         r.traced = tracer.trace(
             [&] {
                 invoke(v, args);
@@ -232,8 +236,8 @@ void trace(Row &r, const Variant &v, Buffers &buffers, CuptiTracer &tracer) {
 }
 
 void print_header(bool cupti) {
-    std::printf("\n%-16s %-15s %-20s %-6s %-7s %10s %10s %7s", "pipeline", "size", "schedule",
-                "target", "kind", "us", "host us", "kernels");
+    std::printf("\n%-16s %-15s %-20s %-6s %-8s %-7s %10s %10s %7s", "pipeline", "size", "schedule",
+                "target", "dtype", "kind", "us", "host us", "kernels");
     if (cupti) std::printf(" %8s %10s", "launches", "kernel us");
     std::printf(" %10s %9s %9s %8s %7s  %s\n", "interm MB", "GB/s", "GFLOP/s", "speedup", "floor",
                 "check");
@@ -264,8 +268,9 @@ void print_row(const Row &r, bool cupti) {
     }
     const std::string kernels = r.kernels < 0 ? "?" : std::to_string(r.kernels);
     const std::string kind = r.kind == "fuselab" ? "fuselab" : r.kind == "peer" ? "peer" : "hand";
-    std::printf("%-16s %-15s %-20s %-6s %-7s %10s %10s %7s", r.pipeline.c_str(), r.size.c_str(),
-                r.schedule.c_str(), r.target.c_str(), kind.c_str(), median, host, kernels.c_str());
+    std::printf("%-16s %-15s %-20s %-6s %-8s %-7s %10s %10s %7s", r.pipeline.c_str(), r.size.c_str(),
+                r.schedule.c_str(), r.target.c_str(), r.dtype.c_str(), kind.c_str(), median, host,
+                kernels.c_str());
     if (cupti) {
         std::string launches = "-", kernel_us = "-";
         if (!r.trace_error.empty()) {
@@ -320,6 +325,7 @@ nlohmann::json to_json(const Row &r) {
                         {"name", r.schedule},
                         {"target", r.target},
                         {"kind", r.kind},
+                        {"dtype", r.dtype},
                         {"median_us", or_null(timed ? t.median_us() : NAN)},
                         {"min_us", or_null(timed ? t.min_us() : NAN)},
                         {"repeats", events ? t.device_repeats : t.host_repeats},
@@ -426,7 +432,8 @@ int run_bench(const BenchOptions &opt) {
         if (!partial && !opt.once) {
             nlohmann::json table = nlohmann::json::array();
             for (const ChoiceRow &c : choice) {
-                table.push_back({{"workload", c.workload}, {"size", c.size}, {"predicted", c.predicted},
+                table.push_back({{"workload", c.workload}, {"size", c.size}, {"dtype", c.dtype},
+                                 {"predicted", c.predicted},
                                  {"measured", c.measured}, {"predicted_us", c.predicted_us},
                                  {"measured_us", c.measured_us}, {"regret", c.regret}});
             }
@@ -440,7 +447,8 @@ int run_bench(const BenchOptions &opt) {
         if (!wanted(opt.pipelines, w.pipeline)) continue;
         std::vector<const Variant *> vs;
         for (const Variant &v : variants()) {
-            if (v.pipeline == w.pipeline && v.target == target && wanted(opt.schedules, v.schedule))
+            if (v.pipeline == w.pipeline && v.target == target && wanted(opt.schedules, v.schedule) &&
+                wanted(opt.dtypes, v.dtype))
                 vs.push_back(&v);
         }
         if (vs.empty()) continue;
@@ -450,31 +458,41 @@ int run_bench(const BenchOptions &opt) {
         const size_t workload_first = rows.size();
         nlohmann::json probe_before, probe_after;
         const double bw_before = probes ? copy_probe(probe_before) : 0;
+        std::vector<std::string> dtypes;  // the storage types built, in registration order
+        for (const Variant *v : vs) {
+            if (std::find(dtypes.begin(), dtypes.end(), v->dtype) == dtypes.end())
+                dtypes.push_back(v->dtype);
+        }
         for (const Size &size : sizes) {
-            std::fprintf(stderr, "  %s %s: preparing inputs%s\n", w.pipeline.c_str(),
-                         format_size(size).c_str(), opt.check ? " and the float64 reference" : "");
-            Buffers buffers = make_buffers(w, size, 0x5eed + rows.size());
+          for (const std::string &dtype : dtypes) {
+            const std::string label = format_size(size) + (dtype == "float32" ? "" : " " + dtype);
+            std::fprintf(stderr, "  %s %s: preparing inputs%s\n", w.pipeline.c_str(), label.c_str(),
+                         opt.check ? " and the float64 reference" : "");
+            Buffers values = make_buffers(w, size, 0x5eed + rows.size(), dtype);
             RefBuffers ref;
-            if (opt.check) ref = w.reference(buffers, size);
+            if (opt.check) ref = reference_of(w, values, size, dtype);
+            StorageBuffers buffers(w, size, values, dtype);
             if (target == "cuda") {
                 for (const ArgShape &a : w.shapes(size)) {
-                    if (!a.output)
-                        to_device(buffers.at(a.name).raw_buffer(), w.pipeline + " input " + a.name);
+                    if (!a.output) to_device(buffers.raw(a.name), w.pipeline + " input " + a.name);
                 }
             }
             const size_t first = rows.size();
+            std::vector<const Variant *> here;
             for (const Variant *v : vs) {
+                if (v->dtype != dtype) continue;
+                here.push_back(v);
                 std::fprintf(stderr, "  [%zu] %s %s ...\n", rows.size() + 1, v->name().c_str(),
                              format_size(size).c_str());
-                rows.push_back(measure(*v, w, size, buffers, opt.check ? &ref : nullptr, opt));
+                rows.push_back(measure(*v, w, size, buffers, values, opt.check ? &ref : nullptr, opt));
             }
             if (!opt.peers.empty() && target == "cpu" && !opt.once)
-                add_peer_rows(rows, w, size, buffers, opt.check ? &ref : nullptr, opt);
+                add_peer_rows(rows, w, size, dtype, values, opt.check ? &ref : nullptr, opt);
             if (tracer) {  // after every variant of this size has been timed
                 std::fprintf(stderr, "  tracing %zu variants with CUPTI, %d calls each\n",
-                             vs.size(), kTracedCalls);
-                for (size_t i = first; i < rows.size(); i++)
-                    trace(rows[i], *vs[i - first], buffers, *tracer);
+                             here.size(), kTracedCalls);
+                for (size_t i = first; i < first + here.size(); i++)
+                    trace(rows[i], *here[i - first], buffers, *tracer);
             }
             double base = NAN;
             for (size_t i = first; i < rows.size(); i++) {
@@ -485,6 +503,7 @@ int run_bench(const BenchOptions &opt) {
                 if (rows[i].error.empty() && !opt.once)
                     rows[i].speedup = base / rows[i].timing.median_us();
             }
+          }
         }
         if (probes) {  // the faster of the two probes: the floor at the best this machine did
             const double bw_after = copy_probe(probe_after);
@@ -504,8 +523,8 @@ int run_bench(const BenchOptions &opt) {
     print_header(opt.cupti);
     std::string last;
     for (const Row &r : rows) {
-        if (!last.empty() && last != r.pipeline + r.size) std::printf("\n");
-        last = r.pipeline + r.size;
+        if (!last.empty() && last != r.pipeline + r.size + r.dtype) std::printf("\n");
+        last = r.pipeline + r.size + r.dtype;
         print_row(r, opt.cupti);
     }
     if (opt.once) {
@@ -552,6 +571,7 @@ int run_bench(const BenchOptions &opt) {
             m.workload = r.pipeline;
             m.size = r.size;
             m.schedule = r.schedule;
+            m.dtype = r.dtype;
             m.sample = {r.pipeline, r.schedule, r.kernels > 0 ? r.kernels : 1,
                         double(r.min_bytes) + 2.0 * std::max<int64_t>(r.intermediate_bytes, 0),
                         r.timing.median_us()};

@@ -57,6 +57,8 @@ nlohmann::json describe(const Variant &v) {
     return {{"pipeline", v.pipeline},
             {"schedule", v.schedule},
             {"target", v.target},
+            {"dtype", v.dtype},
+            {"name", v.name()},
             {"kind", v.kind},
             {"summary", v.summary},
             {"autoscheduler", v.autoscheduler},

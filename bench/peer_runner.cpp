@@ -37,14 +37,15 @@ struct TempDir {
 }  // namespace
 
 std::vector<PeerResult> run_cpu_peers(const std::string &command, const Workload &w,
-                                      const Size &size, const Buffers &inputs, double budget_s) {
+                                      const Size &size, const std::string &dtype,
+                                      const Buffers &inputs, double budget_s) {
     TempDir dir;
     for (const ArgShape &a : w.shapes(size)) {
-        if (!a.output) write_array(inputs.at(a.name), (dir.path / (a.name + ".npy")).string());
+        if (!a.output) write_array(inputs.at(a.name), (dir.path / (a.name + ".npy")).string(), dtype);
     }
     const std::string cmd = command + " --dir " + quoted(dir.path.string()) + " --workload " +
-                            quoted(w.pipeline) + " --size " + format_size(size) + " --budget " +
-                            std::to_string(budget_s);
+                            quoted(w.pipeline) + " --size " + format_size(size) + " --dtype " +
+                            dtype + " --budget " + std::to_string(budget_s);
     FILE *p = popen(cmd.c_str(), "r");
     if (!p) throw Error("peers: cannot run " + cmd);
     std::string out;
@@ -70,6 +71,7 @@ std::vector<PeerResult> run_cpu_peers(const std::string &command, const Workload
         r.note = j.value("note", "");
         if (j.contains("error")) {
             r.error = j["error"];
+            r.refused = j.value("refused", false);
             results.push_back(std::move(r));
             continue;
         }
@@ -81,8 +83,11 @@ std::vector<PeerResult> run_cpu_peers(const std::string &command, const Workload
         try {
             for (const ArgShape &a : w.shapes(size)) {
                 if (!a.output) continue;
+                std::string stored;
                 r.outputs.emplace(
-                    a.name, read_array((dir.path / (r.name + "." + a.name + ".npy")).string()));
+                    a.name, read_array((dir.path / (r.name + "." + a.name + ".npy")).string(), &stored));
+                if (stored != dtype)
+                    throw Error(a.name + " is " + stored + ", expected " + dtype);
             }
         } catch (const Error &e) {
             r.error = std::string("its output: ") + e.what();

@@ -7,7 +7,9 @@
 #include <random>
 #include <sstream>
 
+#include "fuselab/dtype.h"
 #include "fuselab/error.h"
+#include "fuselab/device.h"
 
 namespace fuselab {
 
@@ -68,14 +70,15 @@ std::string format_size(const Size &s) {
     return out;
 }
 
-Buffers make_buffers(const Workload &w, const Size &size, uint64_t seed) {
+Buffers make_buffers(const Workload &w, const Size &size, uint64_t seed, const std::string &dtype) {
+    dtype_type(dtype);  // a known name, or Error
     std::mt19937_64 rng(seed);
     std::uniform_real_distribution<float> uniform(-1.0f, 1.0f);
     Buffers out;
     for (const ArgShape &a : w.shapes(size)) {
         Halide::Runtime::Buffer<float> b(a.extents);
         if (!a.output) {
-            b.for_each_value([&](float &v) { v = uniform(rng); });
+            b.for_each_value([&](float &v) { v = round_to(uniform(rng), dtype); });
             b.set_host_dirty();  // so that a copy to the device carries the values
         }
         out.emplace(a.name, std::move(b));
@@ -100,10 +103,72 @@ Bindings bind(Buffers &buffers) {
     return b;
 }
 
-int64_t min_bytes(const Workload &w, const Size &size) {
+StorageBuffers::StorageBuffers(const Workload &w, const Size &size, Buffers &values,
+                               const std::string &dtype)
+    : w_(w), size_(size), values_(values), dtype_(dtype) {
+    dtype_type(dtype);  // a known name, or Error
+    if (dtype == "float32") return;
+    const bool bf16 = dtype == "bfloat16";
+    for (auto &[name, v] : values_) {
+        std::vector<int> extents;
+        for (int d = 0; d < v.dimensions(); d++) extents.push_back(v.dim(d).extent());
+        Halide::Runtime::Buffer<uint16_t> b(extents);
+        v.copy_to_host();
+        b.for_each_element([&](const int *pos) {
+            b(pos) = bf16 ? float_to_bfloat16(v(pos)) : float_to_float16(v(pos));
+        });
+        b.set_host_dirty();
+        narrow_.emplace(name, std::move(b));
+    }
+}
+
+halide_buffer_t *StorageBuffers::raw(const std::string &name) {
+    if (dtype_ == "float32") return values_.at(name).raw_buffer();
+    // Held as uint16 bits; a float16 variant takes the same bits typed float16.
+    halide_buffer_t *b = narrow_.at(name).raw_buffer();
+    b->type = dtype_type(dtype_);
+    return b;
+}
+
+Bindings StorageBuffers::bind() {
+    Bindings b;
+    for (auto &kv : values_) b[kv.first] = raw(kv.first);
+    return b;
+}
+
+void StorageBuffers::poison() {
+    poison_outputs(w_, size_, values_);
+    if (dtype_ == "float32") return;
+    const uint16_t nan = dtype_ == "bfloat16" ? 0x7fc0 : 0x7e00;
+    for (const ArgShape &a : w_.shapes(size_)) {
+        if (!a.output) continue;
+        auto &b = narrow_.at(a.name);
+        b.set_device_dirty(false);
+        b.fill(nan);
+        b.set_host_dirty();
+    }
+}
+
+void StorageBuffers::fetch(const std::string &who) {
+    const bool bf16 = dtype_ == "bfloat16";
+    for (const ArgShape &a : w_.shapes(size_)) {
+        if (!a.output) continue;
+        to_host(raw(a.name), who);
+        if (dtype_ == "float32") continue;
+        auto &b = narrow_.at(a.name);
+        auto &v = values_.at(a.name);
+        v.set_device_dirty(false);
+        v.for_each_element([&](const int *pos) {
+            v(pos) = bf16 ? bfloat16_to_float(b(pos)) : float16_to_float(b(pos));
+        });
+    }
+}
+
+int64_t min_bytes(const Workload &w, const Size &size, const std::string &dtype) {
     int64_t bytes = 0;
+    const int64_t elem = dtype_type(dtype).bytes();
     for (const ArgShape &a : w.shapes(size)) {
-        int64_t n = 4;
+        int64_t n = elem;
         for (int e : a.extents) n *= e;
         bytes += n;
     }
@@ -157,11 +222,26 @@ double relative_error(const Halide::Runtime::Buffer<float> &out,
     return n == 0 ? 0 : std::sqrt(num / std::max(den, n));
 }
 
+double tolerance_of(const Workload &w, const std::string &dtype) {
+    return w.tolerance_in ? w.tolerance_in(dtype) : w.tolerance;
+}
+
+ElementTolerance element_tolerance_of(const Workload &w, const Size &size,
+                                      const std::string &dtype, const std::string &output) {
+    if (w.element_tolerance_in) return w.element_tolerance_in(size, dtype, output);
+    return w.element_tolerance ? w.element_tolerance(size) : ElementTolerance{w.tolerance, w.tolerance};
+}
+
+RefBuffers reference_of(const Workload &w, const Buffers &inputs, const Size &size,
+                        const std::string &dtype) {
+    return w.reference_in ? w.reference_in(inputs, size, dtype) : w.reference(inputs, size);
+}
+
 OutputCheck check_output(const Workload &w, const Size &size,
                          const Halide::Runtime::Buffer<float> &out,
-                         const Halide::Runtime::Buffer<double> &ref) {
-    const ElementTolerance t =
-        w.element_tolerance ? w.element_tolerance(size) : ElementTolerance{w.tolerance, w.tolerance};
+                         const Halide::Runtime::Buffer<double> &ref, const std::string &dtype,
+                         const std::string &output) {
+    const ElementTolerance t = element_tolerance_of(w, size, dtype, output);
     OutputCheck c;
     c.rel_err = relative_error(out, ref);
     double worst_excess = -1;  // how far past its bound, in units of the bound
@@ -182,7 +262,7 @@ OutputCheck check_output(const Workload &w, const Size &size,
             c.worst = text;
         }
     });
-    c.ok = c.rel_err <= w.tolerance && c.bad_elements == 0;
+    c.ok = c.rel_err <= tolerance_of(w, dtype) && c.bad_elements == 0;
     return c;
 }
 

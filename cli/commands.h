@@ -17,6 +17,7 @@ int list_command(const ListOptions &opt);
 
 struct RunOptions {
     std::string pipeline, schedule, target = "auto";
+    std::string dtype;  // the storage type; empty: the input files' own
     std::vector<std::string> inputs, outputs;  // NAME=FILE
 };
 int run_command(const RunOptions &opt);

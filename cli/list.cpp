@@ -58,8 +58,8 @@ int list_command(const ListOptions &opt) {
             if (!shown(v)) continue;
             const Workload &w = find_workload(v.pipeline);
             for (const Size &size : v.is_cuda() ? w.cuda_sizes : w.cpu_sizes) {
-                std::printf("%s %s %s %s\n", v.pipeline, v.schedule, v.target,
-                            format_size(size).c_str());
+                std::printf("%s %s %s %s %s\n", v.pipeline, v.schedule, v.target,
+                            format_size(size).c_str(), v.dtype);
             }
         }
         return 0;
@@ -68,9 +68,9 @@ int list_command(const ListOptions &opt) {
         std::cout << variants_json(opt.target) << "\n";
         return 0;
     }
-    std::printf("%-18s %-20s %-5s %-9s %7s %7s %10s %5s %7s %7s  %s\n", "pipeline", "schedule",
-                "target", "kind", "kernels", "interm", "interm MB", "regs", "spill B", "smem B",
-                "what it fuses");
+    std::printf("%-18s %-20s %-5s %-8s %-9s %7s %7s %10s %5s %7s %7s  %s\n", "pipeline",
+                "schedule", "target", "dtype", "kind", "kernels", "interm", "interm MB", "regs",
+                "spill B", "smem B", "what it fuses");
     for (const Variant &v : variants()) {
         if (!shown(v)) continue;
         // Intermediate bytes at the target's default size, from the build-time ledger.
@@ -79,9 +79,9 @@ int list_command(const ListOptions &opt) {
         if (bytes >= 0) std::snprintf(mb, sizeof(mb), "%.1f", bytes / 1e6);
         const std::string kernels = v.kernels < 0 ? "?" : std::to_string(v.kernels);
         const std::string interm = v.intermediates < 0 ? "?" : std::to_string(v.intermediates);
-        std::printf("%-18s %-20s %-5s %-9s %7s %7s %10s %5s %7s %7s  %s\n", v.pipeline, v.schedule,
-                    v.target, v.kind, kernels.c_str(), interm.c_str(), mb, registers(v).c_str(),
-                    spills(v).c_str(), shared(v).c_str(), v.summary);
+        std::printf("%-18s %-20s %-5s %-8s %-9s %7s %7s %10s %5s %7s %7s  %s\n", v.pipeline,
+                    v.schedule, v.target, v.dtype, v.kind, kernels.c_str(), interm.c_str(), mb,
+                    registers(v).c_str(), spills(v).c_str(), shared(v).c_str(), v.summary);
     }
     std::fprintf(
         stderr,

@@ -47,6 +47,8 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     bench_cmd->add_option("--pipeline", bench.pipelines, "Only these pipelines (repeatable)");
     bench_cmd->add_option("--schedule", bench.schedules, "Only these schedules (repeatable)");
+    bench_cmd->add_option("--dtype", bench.dtypes,
+                          "Only these storage types: float32, bfloat16, float16 (repeatable)");
     bench_cmd->add_option("--size", bench.size,
                           "One size instead of the defaults (N, WxH or WxHxCxK)");
     bench_cmd->add_option("--json", bench.json, "Also write the results as JSON to this file");
@@ -80,6 +82,9 @@ int main(int argc, char **argv) {
                         "these inputs on this device (`fuselab tune` measures)");
     run_cmd->add_option("--target", run.target, "cpu, cuda, or auto")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    run_cmd->add_option("--dtype", run.dtype,
+                        "Storage type: float32, bfloat16 (.npy '<u2' of its bits) or float16 "
+                        "('<f2'); without it, the input files' own");
     run_cmd->add_option("inputs", run.inputs, "Inputs as NAME=FILE")->required();
     run_cmd->add_option("-o,--output", run.outputs, "Outputs as NAME=FILE (repeatable)")
         ->required();

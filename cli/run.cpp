@@ -66,10 +66,14 @@ bool file_id(const std::string &path, FileId *id) {
 int run_command(const RunOptions &opt) {
     const Workload &w = find_workload(opt.pipeline);
     const std::string target = resolve_target(opt.target);
-    // Without --schedule, the strategy is chosen once the inputs are read (choose.h).
-    const Variant *named = opt.schedule.empty() ? nullptr
-                                                : &find_variant(opt.pipeline, opt.schedule, target);
-    const std::string who = named ? named->name() : opt.pipeline + " on " + target;
+    // Without --schedule, the strategy is chosen once the inputs are read (choose.h); without
+    // --dtype, the storage type is the input files' own.
+    if (!opt.dtype.empty()) dtype_type(opt.dtype);  // a known name, or Error
+    const Variant *named = opt.schedule.empty() || opt.dtype.empty()
+                               ? nullptr
+                               : &find_variant(opt.pipeline, opt.schedule, target, opt.dtype);
+    std::string who = named ? named->name() : opt.pipeline + " on " + target;
+    if (!named && !opt.schedule.empty()) who = opt.pipeline + "/" + opt.schedule + "/" + target;
     const Size any = w.cpu_sizes.front();
     const auto has_arg = [&](const std::string &name, bool output) {
         for (const ArgShape &a : w.shapes(any)) {
@@ -142,12 +146,25 @@ int run_command(const RunOptions &opt) {
     }
 
     Buffers buffers;
+    std::string dtype = opt.dtype, first;  // first: the input that set the type
     for (const Binding &in : inputs) {
+        std::string stored;
         try {
-            buffers.emplace(in.name, read_array(in.file));
+            buffers.emplace(in.name, read_array(in.file, &stored));
         } catch (const Error &e) {
             throw Error(who + ": input '" + in.name + "': " + e.what());
         }
+        if (dtype.empty()) dtype = stored, first = in.name;
+        if (stored != dtype) {
+            throw Error(who + ": input '" + in.name + "' (" + in.file + ") holds " + stored + ", but " +
+                        (first.empty() ? "--dtype is " : "input '" + first + "' holds ") + dtype +
+                        ": every argument has one storage type (bfloat16 files hold its bits as '<u2')");
+        }
+    }
+    if (dtype.empty()) dtype = "float32";
+    if (!named && !opt.schedule.empty()) {
+        named = &find_variant(opt.pipeline, opt.schedule, target, dtype);
+        who = named->name();
     }
     // Errors past this point concern the inputs together: they name all their files.
     std::string files_given = " (inputs:";
@@ -182,9 +199,10 @@ int run_command(const RunOptions &opt) {
             throw Error(who + ": " + e.what());
         }
     }
-    poison_outputs(w, size, buffers);
+    StorageBuffers stored(w, size, buffers, dtype);
+    stored.poison();
 
-    Bindings args = bind(buffers);
+    Bindings args = stored.bind();
     const Variant *chosen = named;
     if (!chosen) {
         ChooseOptions copt;
@@ -196,12 +214,12 @@ int run_command(const RunOptions &opt) {
     }
     const Variant &v = *chosen;
     invoke(v, args);
+    stored.fetch(v.name());
     // Every output to its temporary file first, then all renamed: a failure leaves none.
     for (size_t o = 0; o < outputs.size(); o++) {
         auto &out = buffers.at(outputs[o].name);
-        if (v.is_cuda()) to_host(out.raw_buffer(), v.name());
         try {
-            files[o]->write(out);
+            files[o]->write(out, dtype);
         } catch (const Error &e) {
             throw Error(v.name() + ": output '" + outputs[o].name + "': " + e.what());
         }

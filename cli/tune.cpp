@@ -107,23 +107,30 @@ int tune_command(const TuneOptions &opt) {
         if (!opt.pipelines.empty() &&
             std::find(opt.pipelines.begin(), opt.pipelines.end(), w.pipeline) == opt.pipelines.end())
             continue;
-        bool built = false;
-        for (const Variant &v : variants()) built |= v.pipeline == w.pipeline && v.target == target;
-        if (!built) continue;
-        const std::vector<Size> sizes = opt.size.empty()
-                                            ? (target == "cuda" ? w.cuda_sizes : w.cpu_sizes)
-                                            : std::vector<Size>{parse_size(w, opt.size)};
+        std::vector<std::string> dtypes;  // the storage types built for the target
+        for (const Variant &v : variants()) {
+            if (v.pipeline == w.pipeline && v.target == target &&
+                std::find(dtypes.begin(), dtypes.end(), v.dtype) == dtypes.end())
+                dtypes.push_back(v.dtype);
+        }
+        const std::vector<Size> sizes = dtypes.empty() ? std::vector<Size>{}
+                                        : !opt.size.empty() ? std::vector<Size>{parse_size(w, opt.size)}
+                                        : target == "cuda"  ? w.cuda_sizes
+                                                            : w.cpu_sizes;
         for (const Size &size : sizes) {
-            Buffers buffers = make_buffers(w, size, 0x7e57);
-            if (target == "cuda") {
-                for (const ArgShape &a : w.shapes(size)) {
-                    if (!a.output) to_device(buffers.at(a.name).raw_buffer(), w.pipeline + " input " + a.name);
+            for (const std::string &dtype : dtypes) {
+                Buffers values = make_buffers(w, size, 0x7e57, dtype);
+                StorageBuffers buffers(w, size, values, dtype);
+                if (target == "cuda") {
+                    for (const ArgShape &a : w.shapes(size)) {
+                        if (!a.output) to_device(buffers.raw(a.name), w.pipeline + " input " + a.name);
+                    }
                 }
+                const Choice c = tune(w.pipeline, buffers.bind(), target, timing);
+                std::printf("%-18s %-16s %-9s %-26s %s\n", w.pipeline.c_str(), format_size(size).c_str(),
+                            dtype.c_str(), c.variant->schedule, c.reason.c_str());
+                std::fflush(stdout);
             }
-            const Choice c = tune(w.pipeline, bind(buffers), target, timing);
-            std::printf("%-18s %-16s %-26s %s\n", w.pipeline.c_str(), format_size(size).c_str(),
-                        c.variant->schedule, c.reason.c_str());
-            std::fflush(stdout);
         }
     }
     return 0;

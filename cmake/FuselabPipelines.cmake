@@ -6,8 +6,11 @@
 #       NAME is the generator's registered name (HALIDE_REGISTER_GENERATOR). The algorithm is
 #       compiled once; each dir/<strategy>.cpp gets its own generator executable, so editing or
 #       adding one strategy regenerates only that strategy's variants.
-#   fuselab_pipeline(NAME [GENERATOR g] [PARAMS k=v...])
-#       One variant per (strategy, target): the library NAME__<strategy>__<cpu|cuda>.
+#   fuselab_pipeline(NAME [GENERATOR g] [PARAMS k=v...] [DTYPES t...] [CPU_DTYPES t...])
+#       One variant per (strategy, target, storage type): the library NAME__<strategy>__<cpu|cuda>,
+#       with __<dtype> appended for a storage type other than float32. DTYPES (default float32)
+#       are passed to the generator as its `dtype` param (float32, bfloat16, float16); CPU_DTYPES
+#       (default: DTYPES) are the CPU's.
 #   fuselab_external_variant(pipeline schedule target kind link_target summary)
 #       A variant that is not a Halide pipeline (hand-written CUDA providing _argv/_metadata).
 #   fuselab_registry(TARGET)
@@ -19,6 +22,7 @@
 #   // autoscheduler: cpu=Adams2019 cuda=Anderson2021     (run that plugin instead of a hand schedule)
 #   // targets: cpu cuda                                  (default: both)
 #   // pipelines: stencil_chain_k2 stencil_chain_k4       (default: every pipeline of its generator)
+#   // dtypes: float32 bfloat16                           (default: every storage type of the pipeline)
 include_guard(GLOBAL)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
@@ -82,9 +86,15 @@ function(fuselab_add_generator name)
 endfunction()
 
 function(fuselab_pipeline name)
-    cmake_parse_arguments(ARG "" "GENERATOR" "PARAMS" ${ARGN})
+    cmake_parse_arguments(ARG "" "GENERATOR" "PARAMS;DTYPES;CPU_DTYPES" ${ARGN})
     if (NOT ARG_GENERATOR)
         set(ARG_GENERATOR ${name})
+    endif ()
+    if (NOT ARG_DTYPES)
+        set(ARG_DTYPES float32)
+    endif ()
+    if (NOT ARG_CPU_DTYPES)
+        set(ARG_CPU_DTYPES ${ARG_DTYPES})
     endif ()
     get_property(strategy_files GLOBAL PROPERTY fuselab_strategies_${ARG_GENERATOR})
     if (NOT strategy_files)
@@ -105,6 +115,7 @@ function(fuselab_pipeline name)
         _fuselab_tag("${file}" autoscheduler autoscheduler)
         _fuselab_tag("${file}" targets only_targets)
         _fuselab_tag("${file}" pipelines only_pipelines)
+        _fuselab_tag("${file}" dtypes only_dtypes)
         if (only_pipelines)
             separate_arguments(only_pipelines)
             if (NOT name IN_LIST only_pipelines)
@@ -118,52 +129,71 @@ function(fuselab_pipeline name)
                     continue()
                 endif ()
             endif ()
-            set(lib "${name}__${schedule}__${target}")
-            if (target STREQUAL "cuda")
-                set(halide_targets "${FUSELAB_CUDA_TARGET}")
-            else ()
-                string(REPLACE "," ";" halide_targets "${cpu_targets}")
+            set(dtypes ${ARG_DTYPES})
+            if (target STREQUAL "cpu")
+                set(dtypes ${ARG_CPU_DTYPES})
             endif ()
-            set(extra "")
-            set(plugin "")
-            set(ptx "")
-            if (autoscheduler MATCHES "${target}=([A-Za-z0-9]+)")
-                set(plugin "${CMAKE_MATCH_1}")
-                set(params "autoscheduler.parallelism=${FUSELAB_AUTOSCHEDULER_PARALLELISM_${target}}")
-                if (target STREQUAL "cuda")
-                    # The plugin's schedule with GuardWithIf for its RoundUp tails, so that no
-                    # kernel reads what its producer did not compute (guarded_autoscheduler.h).
-                    list(APPEND extra AUTOSCHEDULER fuselab_guarded PLUGINS "Halide::${plugin}" SCHEDULE schedule_out
-                         PARAMS ${params} "autoscheduler.base=${plugin}")
-                else ()
-                    list(APPEND extra AUTOSCHEDULER "Halide::${plugin}" SCHEDULE schedule_out PARAMS ${params})
+            foreach (dtype IN LISTS dtypes)
+                if (only_dtypes)
+                    separate_arguments(allowed UNIX_COMMAND "${only_dtypes}")
+                    if (NOT dtype IN_LIST allowed)
+                        continue()
+                    endif ()
                 endif ()
-            endif ()
-            if (target STREQUAL "cuda")
-                list(APPEND extra DEVICE_CODE ptx)  # the PTX, for the ledger's registers and spills
-            endif ()
-            add_halide_library(${lib} FROM "${PROJECT_NAME}::halide_generators::${ARG_GENERATOR}__${schedule}__gen"
-                               GENERATOR ${ARG_GENERATOR}
-                               TARGETS ${halide_targets}
-                               USE_RUNTIME ${FUSELAB_HALIDE_RUNTIME}
-                               STMT stmt
-                               PARAMS schedule=${schedule} ${ARG_PARAMS}
-                               ${extra})
-            list(LENGTH halide_targets n_targets)
-            if (target STREQUAL "cpu" AND n_targets GREATER 1)
-                # A multi-target library writes one statement per target; name the first one as
-                # the library's, so that the build sees its declared output and stays up to date.
-                # (One target writes the library's own.)
-                list(GET halide_targets 0 first_target)
-                add_custom_command(TARGET ${lib} POST_BUILD
-                                   COMMAND ${CMAKE_COMMAND} -E copy
-                                           "${CMAKE_CURRENT_BINARY_DIR}/${lib}-${first_target}-no_runtime.stmt" "${stmt}"
-                                   VERBATIM)
-            endif ()
-            set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${lib})
-            # One manifest row: fields joined by '|'.
-            set_property(GLOBAL APPEND PROPERTY fuselab_manifest
-                         "${name}|${schedule}|${target}|fuselab|${lib}|${stmt}|${ptx}|${plugin}|${summary}")
+                set(lib "${name}__${schedule}__${target}")
+                set(dtype_param "")
+                if (NOT dtype STREQUAL "float32")
+                    string(APPEND lib "__${dtype}")
+                endif ()
+                if (NOT "${ARG_DTYPES}" STREQUAL "float32")  # a generator of storage types
+                    set(dtype_param "dtype=${dtype}")
+                endif ()
+                if (target STREQUAL "cuda")
+                    set(halide_targets "${FUSELAB_CUDA_TARGET}")
+                else ()
+                    string(REPLACE "," ";" halide_targets "${cpu_targets}")
+                endif ()
+                set(extra "")
+                set(plugin "")
+                set(ptx "")
+                if (autoscheduler MATCHES "${target}=([A-Za-z0-9]+)")
+                    set(plugin "${CMAKE_MATCH_1}")
+                    set(params "autoscheduler.parallelism=${FUSELAB_AUTOSCHEDULER_PARALLELISM_${target}}")
+                    if (target STREQUAL "cuda")
+                        # The plugin's schedule with GuardWithIf for its RoundUp tails, so that no
+                        # kernel reads what its producer did not compute (guarded_autoscheduler.h).
+                        list(APPEND extra AUTOSCHEDULER fuselab_guarded PLUGINS "Halide::${plugin}" SCHEDULE schedule_out
+                             PARAMS ${params} "autoscheduler.base=${plugin}")
+                    else ()
+                        list(APPEND extra AUTOSCHEDULER "Halide::${plugin}" SCHEDULE schedule_out PARAMS ${params})
+                    endif ()
+                endif ()
+                if (target STREQUAL "cuda")
+                    list(APPEND extra DEVICE_CODE ptx)  # the PTX, for the ledger's registers and spills
+                endif ()
+                add_halide_library(${lib} FROM "${PROJECT_NAME}::halide_generators::${ARG_GENERATOR}__${schedule}__gen"
+                                   GENERATOR ${ARG_GENERATOR}
+                                   TARGETS ${halide_targets}
+                                   USE_RUNTIME ${FUSELAB_HALIDE_RUNTIME}
+                                   STMT stmt
+                                   PARAMS schedule=${schedule} ${dtype_param} ${ARG_PARAMS}
+                                   ${extra})
+                list(LENGTH halide_targets n_targets)
+                if (target STREQUAL "cpu" AND n_targets GREATER 1)
+                    # A multi-target library writes one statement per target; name the first one as
+                    # the library's, so that the build sees its declared output and stays up to date.
+                    # (One target writes the library's own.)
+                    list(GET halide_targets 0 first_target)
+                    add_custom_command(TARGET ${lib} POST_BUILD
+                                       COMMAND ${CMAKE_COMMAND} -E copy
+                                               "${CMAKE_CURRENT_BINARY_DIR}/${lib}-${first_target}-no_runtime.stmt" "${stmt}"
+                                       VERBATIM)
+                endif ()
+                set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${lib})
+                # One manifest row: fields joined by '|'.
+                set_property(GLOBAL APPEND PROPERTY fuselab_manifest
+                             "${name}|${schedule}|${target}|${dtype}|fuselab|${lib}|${stmt}|${ptx}|${plugin}|${summary}")
+            endforeach ()
         endforeach ()
     endforeach ()
 endfunction()
@@ -174,7 +204,7 @@ function(fuselab_external_variant pipeline schedule target kind link_target summ
         set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${link_target})
     endif ()
     set_property(GLOBAL APPEND PROPERTY fuselab_manifest
-                 "${pipeline}|${schedule}|${target}|${kind}|${pipeline}__${schedule}__${target}||||${summary}")
+                 "${pipeline}|${schedule}|${target}|float32|${kind}|${pipeline}__${schedule}__${target}||||${summary}")
 endfunction()
 
 # The registry: TARGET is an INTERFACE library that links TARGET_registry (the generated code and

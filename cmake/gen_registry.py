@@ -329,13 +329,13 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--ptxas", default="", help="ptxas, for the CUDA kernels' registers and spills")
     args = ap.parse_args()
-    rows = [l.split("|", 8) for l in open(args.manifest).read().splitlines() if l.strip()]
+    rows = [l.split("|", 9) for l in open(args.manifest).read().splitlines() if l.strip()]
 
     cache_path = args.out + ".ptxas-cache.json"
     # Reports by PTX hash: "old" as read, "new" those this run used (written back, so it stays small).
     cache = {"old": json.load(open(cache_path)) if os.path.exists(cache_path) else {}, "new": {}}
     decls, funcs, entries = [], [], []
-    for pipeline, schedule, target, kind, lib, stmt, ptx, plugin, summary in rows:
+    for pipeline, schedule, target, dtype, kind, lib, stmt, ptx, plugin, summary in rows:
         decls.append(f'extern "C" int {lib}_argv(void **args);')
         decls.append(f'extern "C" const struct halide_filter_metadata_t *{lib}_metadata();')
         kernels, count, bytes_fn = -1, -1, "nullptr"
@@ -352,7 +352,7 @@ def main():
             rows_c = ", ".join(f"{{{cstr(n)}, {r}, {ss}, {sl}, {sh}, {th}}}" for n, r, ss, sl, sh, th in found)
             funcs.append(f"const KernelResources resources_{lib}[] = {{{rows_c}}};\n")
             res, nres = f"resources_{lib}", len(found)
-        entries.append(f"    {{{cstr(pipeline)}, {cstr(schedule)}, {cstr(target)}, {cstr(kind)}, "
+        entries.append(f"    {{{cstr(pipeline)}, {cstr(schedule)}, {cstr(target)}, {cstr(dtype)}, {cstr(kind)}, "
                        f"{cstr(summary)}, {cstr(plugin)}, {kernels}, {count}, {bytes_fn}, {res}, {nres}, "
                        f"&{lib}_argv, &{lib}_metadata}},")
 

@@ -28,6 +28,10 @@ def corpus():
     files["npy_r2_v2.npy"] = npy(npy_header("(3, 4)"), vals(12), version=(2, 0))
     files["npy_r3_v3.npy"] = npy(npy_header("(2, 3, 2)"), vals(12), version=(3, 0))
     files["npy_r4_v1.npy"] = npy(npy_header("(1, 2, 2, 3)"), vals(12))
+    # float16 and bfloat16 bits (the storage types' files), NaN and inf among them
+    halves = struct.pack("<8H", 0x0000, 0x3c00, 0xbc00, 0x7c00, 0x7e00, 0x0001, 0x7bff, 0x8000)
+    files["npy_f2.npy"] = npy(npy_header("(2, 4)", descr="'<f2'"), halves)
+    files["npy_u2_bf16.npy"] = npy(npy_header("(8,)", descr="'<u2'"), halves)
     files["npy_unpadded.npy"] = npy("{'shape':(2,2),'fortran_order':False,'descr':'<f4'}",
                                     vals(4), pad=False)
     files["npy_dquotes.npy"] = npy('{"descr": "<f4", "fortran_order": False, "shape": (3,)}',

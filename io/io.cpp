@@ -20,6 +20,7 @@
 #include <memory>
 #include <new>
 
+#include "fuselab/dtype.h"
 #include "fuselab/error.h"
 
 #if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
@@ -680,7 +681,7 @@ Buffer<float> allocate_array(const std::vector<int> &extents, const std::string 
     return allocate_floats(extents, what, [](const std::string &why) -> void { throw Error(why); });
 }
 
-Buffer<float> read_npy(FILE *f, const std::string &name) {
+Buffer<float> read_npy(FILE *f, const std::string &name, std::string *dtype) {
     const auto fail = [&](const std::string &why) { fail_read(name, why); };
     unsigned char pre[12];
     const size_t got = std::fread(pre, 1, 8, f);
@@ -713,8 +714,17 @@ Buffer<float> read_npy(FILE *f, const std::string &name) {
     }
     const NpyHeader h = NpyHeaderParser(text, name).parse();
 
-    const std::string dtype_problem = check_descr(h.descr);
-    if (!dtype_problem.empty()) fail(dtype_problem);
+    // float32, or with `dtype` asked for, also float16 and bfloat16 (its bits as '<u2').
+    std::string stored = "float32";
+    if (dtype && (h.descr == "<f2" || h.descr == "<u2")) {
+        stored = h.descr == "<f2" ? "float16" : "bfloat16";
+    } else {
+        const std::string dtype_problem = check_descr(h.descr);
+        if (!dtype_problem.empty()) {
+            fail(dtype_problem + (dtype ? ", float16 ('<f2') or bfloat16 (its bits as '<u2')" : ""));
+        }
+    }
+    const uint64_t elem_bytes = stored == "float32" ? 4 : 2;
     if (h.fortran_order) {
         fail(
             "Fortran order (fortran_order: True) is not supported: expected C order (numpy: "
@@ -745,13 +755,14 @@ Buffer<float> read_npy(FILE *f, const std::string &name) {
         fail(shape + " has " + u128_text(elements) + " elements, more than " +
              std::to_string(kMaxElements) + " (Halide's limit)");
     }
-    const uint64_t bytes = static_cast<uint64_t>(elements) * sizeof(float);
-    const std::string over = over_byte_limit(bytes, "an array of " + shape);
+    const uint64_t bytes = static_cast<uint64_t>(elements) * elem_bytes;
+    const std::string over =
+        over_byte_limit(static_cast<uint64_t>(elements) * sizeof(float), "an array of " + shape);
     if (!over.empty()) fail(over);
     const uint64_t rest = remaining_bytes(f, name);
     if (rest < bytes) {
         fail("truncated: " + shape + " needs " + bytes_text(bytes) +
-             " of float32 data after the header, the file holds " + bytes_text(rest));
+             " of " + stored + " data after the header, the file holds " + bytes_text(rest));
     }
     if (rest > bytes) {
         fail(bytes_text(rest - bytes) + " of unexpected data after the array (" + shape +
@@ -766,10 +777,22 @@ Buffer<float> read_npy(FILE *f, const std::string &name) {
         fail(std::ferror(f) ? errno_text(errno) : "truncated while reading (did it change?)");
     }
     if (std::fgetc(f) != EOF) fail("the file grew while it was read");
+    if (elem_bytes == 2) {  // widened in place, from the end: float i never covers half j > i unread
+        const uint16_t *half = reinterpret_cast<const uint16_t *>(out.data());
+        float *value = out.data();
+        const bool bf16 = stored == "bfloat16";
+        for (int64_t i = int64_t(elements) - 1; i >= 0; i--) {
+            const uint16_t v = half[i];
+            value[i] = bf16 ? bfloat16_to_float(v) : float16_to_float(v);
+        }
+    }
+    if (dtype) *dtype = stored;
     return out;
 }
 
-void write_npy(const Buffer<float> &buf, FILE *f, const std::string &name) {
+void write_npy(const Buffer<float> &buf, FILE *f, const std::string &name, const std::string &dtype) {
+    const char *descr = dtype == "float32" ? "<f4" : dtype == "float16" ? "<f2" : dtype == "bfloat16" ? "<u2" : nullptr;
+    if (!descr) fail_write(name, "unknown storage type '" + dtype + "'; known: float32 bfloat16 float16");
     const std::string problem = npy_shape_problem(extents_of(buf));
     if (!problem.empty()) fail_write(name, problem);
     std::string shape = "(";
@@ -779,7 +802,7 @@ void write_npy(const Buffer<float> &buf, FILE *f, const std::string &name) {
     }
     shape += buf.dimensions() == 1 ? ",)" : ")";
     // numpy's layout: the dict, spaces up to a multiple of 64 bytes from the file's start, '\n'.
-    std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': " + shape + ", }";
+    std::string header = "{'descr': '" + std::string(descr) + "', 'fortran_order': False, 'shape': " + shape + ", }";
     header.append(64 - (10 + header.size() + 1) % 64, ' ');  // 1 to 64, as numpy pads
     header.push_back('\n');
     const unsigned char pre[10] = {0x93,
@@ -795,9 +818,17 @@ void write_npy(const Buffer<float> &buf, FILE *f, const std::string &name) {
     bool ok = std::fwrite(pre, 1, sizeof(pre), f) == sizeof(pre) &&
               std::fwrite(header.data(), 1, header.size(), f) == header.size();
     std::vector<float> scratch;
+    std::vector<uint16_t> narrow;
     if (ok) {
         for_each_row(buf, scratch, [&](const float *row, int n) {
-            ok = ok && std::fwrite(row, sizeof(float), size_t(n), f) == size_t(n);
+            if (dtype == "float32") {
+                ok = ok && std::fwrite(row, sizeof(float), size_t(n), f) == size_t(n);
+                return;
+            }
+            narrow.resize(size_t(n));
+            for (int i = 0; i < n; i++)
+                narrow[i] = dtype == "float16" ? float_to_float16(row[i]) : float_to_bfloat16(row[i]);
+            ok = ok && std::fwrite(narrow.data(), 2, size_t(n), f) == size_t(n);
         });
     }
     if (!ok || std::fflush(f) != 0) fail_write(name, errno_text(errno));
@@ -974,19 +1005,21 @@ void write_png(const Buffer<float> &buf, FILE *f, const std::string &name) {
     if (std::fflush(f) != 0 || std::ferror(f)) fail_write(name, errno_text(errno));
 }
 
-Buffer<float> read_array(const std::string &path) {
+Buffer<float> read_array(const std::string &path, std::string *dtype) {
     Format format;
     if (!format_of(path, &format)) {
         check_input_path(path);
         fail_read(path, "unsupported format '" + extension_of(path) + "' (use .npy or .png)");
     }
     File f = open_input(path);
-    return format == Format::npy ? read_npy(f.get(), path) : read_png(f.get(), path);
+    if (format == Format::npy) return read_npy(f.get(), path, dtype);
+    if (dtype) *dtype = "float32";
+    return read_png(f.get(), path);
 }
 
-void write_array(const Buffer<float> &buf, const std::string &path) {
+void write_array(const Buffer<float> &buf, const std::string &path, const std::string &dtype) {
     OutputFile out(path);
-    out.write(buf);
+    out.write(buf, dtype);
     out.commit();
 }
 
@@ -1038,7 +1071,9 @@ OutputFile::~OutputFile() {
     if (!committed_ && !tmp_.empty()) unlink(tmp_.c_str());
 }
 
-void OutputFile::write(const Buffer<float> &buf) {
+void OutputFile::write(const Buffer<float> &buf, const std::string &dtype) {
+    if (format_ == Format::png && dtype != "float32")
+        fail_write(path_, "a PNG holds 8-bit values, not " + dtype + ": write a .npy");
     if (committed_) fail_write(path_, "already written");
     // A fresh name each time (O_EXCL): never a file that appeared since the constructor ran.
     int fd = -1;
@@ -1059,7 +1094,7 @@ void OutputFile::write(const Buffer<float> &buf) {
     }
     File file(f);
     if (format_ == Format::npy) {
-        write_npy(buf, f, path_);
+        write_npy(buf, f, path_, dtype);
     } else {
         write_png(buf, f, path_);
     }

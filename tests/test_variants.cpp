@@ -7,6 +7,7 @@
 #include <random>
 
 #include "fuselab/device.h"
+#include "fuselab/dtype.h"
 #include "fuselab/error.h"
 #include "fuselab/invoke.h"
 #include "fuselab/registry.h"
@@ -24,7 +25,9 @@ std::vector<const Variant *> all_variants() {
 
 std::string test_name(const testing::TestParamInfo<const Variant *> &info) {
     const Variant &v = *info.param;
-    return std::string(v.pipeline) + "__" + v.schedule + "__" + v.target;
+    const std::string dtype = v.dtype;
+    return std::string(v.pipeline) + "__" + v.schedule + "__" + v.target +
+           (dtype == "float32" ? "" : "__" + dtype);
 }
 
 class VariantTest : public testing::TestWithParam<const Variant *> {};
@@ -47,12 +50,13 @@ TEST_P(VariantTest, MatchesFloat64Reference) {
     for (const Size &size : sizes) {
         const uint64_t seed = std::random_device{}();
         SCOPED_TRACE(v.name() + " size " + format_size(size) + " seed " + std::to_string(seed));
-        Buffers buffers = make_buffers(w, size, seed);
-        const RefBuffers ref = w.reference(buffers, size);
+        Buffers buffers = make_buffers(w, size, seed, v.dtype);
+        const RefBuffers ref = reference_of(w, buffers, size, v.dtype);
+        StorageBuffers stored(w, size, buffers, v.dtype);
         // Twice: the second run sees a poisoned output again, so a stale result cannot pass.
         for (int run = 0; run < 2; run++) {
-            poison_outputs(w, size, buffers);
-            Bindings args = bind(buffers);
+            stored.poison();
+            Bindings args = stored.bind();
             try {
                 invoke(v, args);
             } catch (const Refusal &e) {
@@ -69,22 +73,22 @@ TEST_P(VariantTest, MatchesFloat64Reference) {
                               std::string::npos)
                         << msg;
                 }
+                stored.fetch(v.name());
                 for (const auto &kv : ref) {  // refused before anything was written
-                    auto &out = buffers.at(kv.first);
-                    if (v.is_cuda()) out.copy_to_host();
-                    out.for_each_value([&](float x) { ASSERT_TRUE(std::isnan(x)) << msg; });
+                    buffers.at(kv.first).for_each_value(
+                        [&](float x) { ASSERT_TRUE(std::isnan(x)) << msg; });
                 }
                 std::cout << "[   NOTE   ] " << v.name() << " refuses size " << format_size(size)
                           << ": " << msg << "\n";
                 break;
             }
             if (run == 0) checked_sizes++;
+            stored.fetch(v.name());
             for (const auto &kv : ref) {
-                auto &out = buffers.at(kv.first);
-                if (v.is_cuda()) out.copy_to_host();
-                const OutputCheck c = check_output(w, size, out, kv.second);
+                const OutputCheck c =
+                    check_output(w, size, buffers.at(kv.first), kv.second, v.dtype, kv.first);
                 EXPECT_TRUE(c.ok) << "output " << kv.first << " run " << run << ": relative error "
-                                  << c.rel_err << " (tolerance " << w.tolerance << "), "
+                                  << c.rel_err << " (tolerance " << tolerance_of(w, v.dtype) << "), "
                                   << c.bad_elements << " elements out of bounds, worst " << c.worst;
             }
         }
@@ -134,7 +138,53 @@ TEST_P(ExtremeInputTest, InfinitiesAndLargeMagnitudes) {
     }
 }
 
+// The row reductions on rows where the math is at its edges, each row its own case: all equal
+// (1e4: softmax is 1/N, LayerNorm's deviation is exactly 0), softmax of 1e4 + u (no overflow:
+// x - max), RMSNorm of 1e4 + u (no cancellation), a NaN (its row all NaN, as torch), +inf
+// (softmax and LayerNorm: NaN; RMSNorm: h inf, out NaN there and 0 elsewhere, as torch).
+std::vector<const Variant *> row_variants() {
+    std::vector<const Variant *> out;
+    for (const Variant &v : variants()) {
+        const std::string p = v.pipeline;
+        if ((p == "softmax" || p == "rmsnorm_residual" || p == "layernorm") && variant_limit(v).empty())
+            out.push_back(&v);
+    }
+    return out;
+}
+
+class RowExtremeTest : public testing::TestWithParam<const Variant *> {};
+
+TEST_P(RowExtremeTest, EqualRowsLargeMagnitudesNaNAndInfinity) {
+    const Variant &v = *GetParam();
+    const std::string p = v.pipeline;
+    if (v.is_cuda()) FUSELAB_REQUIRE_CUDA_DEVICE(v.name() << ": ");
+    const Workload &w = find_workload(p);
+    const Size size = {1000, 5};
+    const uint64_t seed = std::random_device{}();
+    SCOPED_TRACE(v.name() + " size 1000x5 seed " + std::to_string(seed));
+    Buffers buffers = make_buffers(w, size, seed, v.dtype);
+    Halide::Runtime::Buffer<float> &x = buffers.at("x");
+    for (int n = 0; n < size[0]; n++) {
+        x(n, 1) = 1e4f;  // a value of every storage type
+        if (p != "layernorm") x(n, 2) = round_to(1e4f + x(n, 2), v.dtype);
+    }
+    x(3, 3) = NAN;
+    x(10, 4) = INFINITY;
+    x.set_host_dirty();
+    const RefBuffers ref = reference_of(w, buffers, size, v.dtype);
+    StorageBuffers stored(w, size, buffers, v.dtype);
+    stored.poison();
+    ASSERT_NO_THROW(invoke(v, stored.bind()));
+    stored.fetch(v.name());
+    for (const auto &kv : ref) {
+        const OutputCheck c = check_output(w, size, buffers.at(kv.first), kv.second, v.dtype, kv.first);
+        EXPECT_TRUE(c.ok) << "output " << kv.first << ": relative error " << c.rel_err << ", "
+                          << c.bad_elements << " elements out of bounds, worst " << c.worst;
+    }
+}
+
 INSTANTIATE_TEST_SUITE_P(AllVariants, VariantTest, testing::ValuesIn(all_variants()), test_name);
+INSTANTIATE_TEST_SUITE_P(Rows, RowExtremeTest, testing::ValuesIn(row_variants()), test_name);
 INSTANTIATE_TEST_SUITE_P(Pointwise, ExtremeInputTest, testing::ValuesIn(pointwise_variants()),
                          test_name);
 

@@ -12,6 +12,7 @@ namespace fuselab {
 struct BenchOptions {
     std::string target = "auto";  // auto: cuda if usable, else cpu
     std::vector<std::string> pipelines, schedules;  // empty: all registered
+    std::vector<std::string> dtypes;                // storage types; empty: all built
     std::string size;               // overrides the workload's sizes (needs one pipeline)
     std::string json;               // also write the table here
     double budget_s = 0.4;          // host timing, per variant and size

@@ -13,12 +13,12 @@
 namespace fuselab {
 
 struct Measured {
-    std::string workload, size, schedule;
+    std::string workload, size, schedule, dtype = "float32";
     CostSample sample;  // its features and measured time
 };
 
 struct ChoiceRow {
-    std::string workload, size, predicted, measured;
+    std::string workload, size, predicted, measured, dtype = "float32";
     double predicted_us = 0, measured_us = 0, regret = 1;  // regret: pick's time / winner's
 };
 

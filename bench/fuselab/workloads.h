@@ -43,6 +43,15 @@ struct Workload {
     // Every element's bound at a size (each workload says why it is what it is). Null: the norm's
     // tolerance as both atol and rtol.
     ElementTolerance (*element_tolerance)(const Size &) = nullptr;
+    // A pipeline that comes in several storage types (dtype.h's names) says how each is checked:
+    // its norm's tolerance and every element's bound in that type. Null: `tolerance` and
+    // `element_tolerance`, as for float32.
+    // And its float64 reference where the math itself rounds to the type (rmsnorm_residual's h).
+    double (*tolerance_in)(const std::string &dtype) = nullptr;
+    ElementTolerance (*element_tolerance_in)(const Size &, const std::string &dtype,
+                                             const std::string &output) = nullptr;
+    RefBuffers (*reference_in)(const Buffers &inputs, const Size &size,
+                               const std::string &dtype) = nullptr;
     std::vector<Size> cpu_sizes, cuda_sizes;  // bench sizes; the first is the default
     std::vector<Size> test_sizes;             // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
@@ -71,14 +80,39 @@ Size size_from_inputs(const Workload &w, const Buffers &inputs);
 // The output shapes for a size (by name).
 Shapes output_shapes(const Workload &w, const Size &size);
 
-// All of a workload's buffers for a size: inputs uniform in [-1, 1] from `seed`, outputs
-// poisoned with NaN so that an unwritten element fails any check.
-Buffers make_buffers(const Workload &w, const Size &size, uint64_t seed);
+// All of a workload's buffers for a size: inputs uniform in [-1, 1] from `seed` (rounded to
+// `dtype`: values of that storage type, held as float32), outputs poisoned with NaN so that an
+// unwritten element fails any check.
+Buffers make_buffers(const Workload &w, const Size &size, uint64_t seed,
+                     const std::string &dtype = "float32");
 void poison_outputs(const Workload &w, const Size &size, Buffers &buffers);
 Bindings bind(Buffers &buffers);
 
+// A variant's arguments in its storage type. float32: the value buffers themselves. Otherwise a
+// copy of each in the type (exact: make_buffers and the .npy reader give values of the type),
+// whose outputs fetch() widens back into the value buffers. The values must outlive it.
+class StorageBuffers {
+public:
+    StorageBuffers(const Workload &w, const Size &size, Buffers &values, const std::string &dtype);
+    Bindings bind();
+    halide_buffer_t *raw(const std::string &name);  // what bind() binds under that name
+    // Poisons every output (NaN in the type) for the next call.
+    void poison();
+    // Every output to the host and, in a narrow type, widened into its value buffer; `who`
+    // names the caller in errors (a CUDA copy failing).
+    void fetch(const std::string &who);
+    const std::string &dtype() const { return dtype_; }
+
+private:
+    const Workload &w_;
+    Size size_;
+    Buffers &values_;
+    std::string dtype_;
+    std::map<std::string, Halide::Runtime::Buffer<uint16_t>> narrow_;
+};
+
 // The fewest bytes a call must move: every input read once, every output written once.
-int64_t min_bytes(const Workload &w, const Size &size);
+int64_t min_bytes(const Workload &w, const Size &size, const std::string &dtype = "float32");
 
 // The variant's intermediate bytes at a size, from its build-time ledger (-1 if unknown).
 int64_t intermediate_bytes_at(const Variant &v, const Size &size);
@@ -102,6 +136,13 @@ struct OutputCheck {
 };
 OutputCheck check_output(const Workload &w, const Size &size,
                          const Halide::Runtime::Buffer<float> &out,
-                         const Halide::Runtime::Buffer<double> &ref);
+                         const Halide::Runtime::Buffer<double> &ref,
+                         const std::string &dtype = "float32", const std::string &output = "");
+// The norm's tolerance, an output's element bound and the reference in a storage type.
+double tolerance_of(const Workload &w, const std::string &dtype);
+ElementTolerance element_tolerance_of(const Workload &w, const Size &size,
+                                      const std::string &dtype, const std::string &output);
+RefBuffers reference_of(const Workload &w, const Buffers &inputs, const Size &size,
+                        const std::string &dtype);
 
 }  // namespace fuselab

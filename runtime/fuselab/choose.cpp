@@ -80,6 +80,8 @@ std::string shapes_of(const Bindings &args) {
         if (!b) continue;
         s += (s.empty() ? "" : " ") + name + ":";
         for (int d = 0; d < b->dimensions; d++) s += (d ? "x" : "") + std::to_string(b->dim[d].extent);
+        // A storage type other than float32 is part of the shape: another variant runs it.
+        if (!(b->type == halide_type_t(halide_type_float, 32))) s += ":" + type_name(b->type);
     }
     return s;
 }
@@ -92,8 +94,7 @@ Key key_for(const std::string &pipeline, const Bindings &args, const std::string
     k.build = build_id(pipeline, target);
     k.pipeline = pipeline;
     k.target = target;
-    const halide_filter_metadata_t *md = any.metadata();
-    k.dtype = md->num_arguments ? type_name(md->arguments[0].type) : "";
+    k.dtype = any.dtype;
     k.shapes = shapes_of(args);
     return k;
 }

@@ -12,15 +12,23 @@
 namespace fuselab {
 
 std::string type_name(const halide_type_t &t) {
-    const char *code = t.code == halide_type_float  ? "float"
-                       : t.code == halide_type_uint ? "uint"
-                       : t.code == halide_type_int  ? "int"
-                                                    : "handle";
+    const char *code = t.code == halide_type_float    ? "float"
+                       : t.code == halide_type_uint   ? "uint"
+                       : t.code == halide_type_int    ? "int"
+                       : t.code == halide_type_bfloat ? "bfloat"
+                                                      : "handle";
     std::string s = code + std::to_string(t.bits);
     return t.lanes == 1 ? s : s + "x" + std::to_string(t.lanes);
 }
 
 namespace {
+
+// An argument's type in words: a bfloat16 variant's uint16 buffers are its bfloat16 bits.
+std::string expected_type(const Variant &v, const halide_type_t &t) {
+    if (std::string(v.dtype) == "bfloat16" && t == halide_type_t(halide_type_uint, 16))
+        return "uint16 (the bits of bfloat16, as torch.bfloat16 stores them)";
+    return type_name(t);
+}
 
 bool is_output(const halide_filter_argument_t &a) {
     return a.kind == halide_argument_kind_output_buffer;
@@ -93,14 +101,15 @@ std::string autoscheduled_refusal(const Variant &v) {
     std::string others;
     for (const Variant &o : variants()) {
         if (std::string(o.pipeline) == v.pipeline && std::string(o.target) == v.target &&
-            !*o.autoscheduler)
+            std::string(o.dtype) == v.dtype && !*o.autoscheduler)
             others += (others.empty() ? "" : ", ") + std::string(o.schedule);
     }
     return v.name() + ": refuses this size: the " + v.autoscheduler +
            " autoscheduler tuned it for " + estimates(v.metadata()) +
            " and split its loops without tail guards, so it only runs sizes whose tiles fit "
            "(nothing was computed). Use a hand-written schedule of " + v.pipeline + " on " +
-           v.target + ", which runs any size: " + (others.empty() ? "none is built" : others);
+           v.target + (std::string(v.dtype) == "float32" ? "" : std::string(" in ") + v.dtype) +
+           ", which runs any size: " + (others.empty() ? "none is built" : others);
 }
 
 // A buffer passed as kernel parameters (a generator's Input<float[]> named "<buffer>_param",
@@ -196,7 +205,7 @@ void validate(const Variant &v, const Bindings &args) {
             }
             if (!(it->second->type == a.type)) {
                 throw Error(who + ": input '" + buffer + "' has type " +
-                            type_name(it->second->type) + ", expected " + type_name(a.type));
+                            type_name(it->second->type) + ", expected " + expected_type(v, a.type));
             }
             continue;  // its element count: below, once per buffer
         }
@@ -207,7 +216,7 @@ void validate(const Variant &v, const Bindings &args) {
         const halide_buffer_t *b = it->second;
         if (!(b->type == a.type)) {
             throw Error(who + ": " + what + " has type " + type_name(b->type) + ", expected " +
-                        type_name(a.type));
+                        expected_type(v, a.type));
         }
         if (b->dimensions != a.dimensions) {
             throw Error(who + ": " + what + " has rank " + std::to_string(b->dimensions) +

@@ -25,6 +25,7 @@ struct Variant {
     const char *pipeline;       // "add_relu"
     const char *schedule;       // "fused": the file schedules/<generator>/fused.cpp
     const char *target;         // "cpu" or "cuda"
+    const char *dtype;          // storage type: "float32", "bfloat16" (uint16 bits) or "float16"
     const char *kind;           // "fuselab", or "seed_cuda" for hand-written CUDA
     const char *summary;        // one line: what it fuses
     const char *autoscheduler;  // the plugin that scheduled it ("Adams2019"), or ""
@@ -36,7 +37,9 @@ struct Variant {
     int (*argv)(void **args);
     const halide_filter_metadata_t *(*metadata)();
 
-    std::string name() const;  // "add_relu/fused/cuda"
+    // "add_relu/fused/cuda"; a storage type other than float32 is a fourth part:
+    // "softmax/block_row/cuda/bfloat16".
+    std::string name() const;
     bool is_cuda() const;
 };
 
@@ -46,7 +49,13 @@ const std::deque<Variant> &variants();
 
 // The variant with these names; throws Error listing what exists when there is none.
 const Variant &find_variant(const std::string &pipeline, const std::string &schedule,
-                            const std::string &target);
+                            const std::string &target, const std::string &dtype = "float32");
+
+// The storage types, by name: float32, bfloat16 (its bits as uint16, the bytes of
+// torch.bfloat16) and float16. dtype_of() answers "" for any other Halide type; a buffer typed
+// halide's own bfloat16 counts as bfloat16 too.
+const char *dtype_of(const halide_type_t &t);
+halide_type_t dtype_type(const std::string &dtype);  // throws Error on an unknown name
 
 // For generated registries: adds `n` variants. A variant whose name is already registered is an
 // error (two registries claiming one name), reported by throwing Error.

@@ -1,0 +1,139 @@
+// The row reductions of a transformer layer (../shared/WORKLOADS.md, "Row reductions"): softmax,
+// RMSNorm with its residual add, LayerNorm. x is N x M in Halide's order (a row of N elements is
+// dimension 0, contiguous; torch's [M][N]); every argument has the storage type, the math is
+// float32, and each output is rounded to the type once.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "fuselab/dtype.h"
+#include "fuselab/workloads.h"
+
+namespace fuselab {
+namespace {
+
+using Ref = Halide::Runtime::Buffer<double>;
+
+double norm_tolerance(const std::string &dtype) {
+    return dtype == "bfloat16" ? 1e-2 : dtype == "float16" ? 2e-3 : 1e-5;
+}
+
+// One rounding to the type (half its unit in the last place, relative: 2^-8 for bfloat16,
+// 2^-11 for float16) on top of float32 math (exp, a sum over the row in any order, one sqrt);
+// `atol`, in the output's own units, covers the terms that cancel (x - mean) and float16's
+// subnormals (softmax at N = 262144 is 2^-18 a value, under float16's 2^-14).
+ElementTolerance bound(const std::string &dtype, double atol) {
+    const double math = 2e-5;
+    if (dtype == "bfloat16") return {atol + 1e-6, 0x1p-8 + math};
+    if (dtype == "float16") return {atol + 0x1p-25, 0x1p-11 + math};
+    return {atol, math};
+}
+
+std::vector<ArgShape> row_args(const Size &s, std::vector<std::string> rows,
+                               std::vector<std::string> vectors, std::vector<std::string> outs) {
+    std::vector<ArgShape> a;
+    for (const std::string &n : rows) a.push_back({n, {s[0], s[1]}, false});
+    for (const std::string &n : vectors) a.push_back({n, {s[0]}, false});
+    for (const std::string &n : outs) a.push_back({n, {s[0], s[1]}, true});
+    return a;
+}
+
+Workload rows(const std::string &pipeline) {
+    Workload w;
+    w.pipeline = pipeline;
+    w.size_format = "NxM";
+    w.tolerance = 1e-5;
+    w.tolerance_in = norm_tolerance;
+    // GPU: 2^26 elements a call (256 MB of float32), far past the 60 MB L2; CPU: 2^22.
+    w.cuda_sizes = {{4096, 16384}, {256, 262144}, {1024, 65536}, {16384, 4096}, {65536, 1024},
+                    {262144, 256}};
+    w.cpu_sizes = {{4096, 1024}, {256, 16384}, {65536, 64}};
+    // No multiple of any tile: one element, a prime, under and over a warp or block's span.
+    w.test_sizes = {{1, 3}, {7, 5}, {1000, 3}, {65537, 2}, {33, 17}};
+    w.flops = [](const Size &) { return 0.0; };
+    w.size_of = [](const Shapes &in) { return Size{in.at("x")[0], in.at("x")[1]}; };
+    return w;
+}
+
+Workload softmax() {
+    Workload w = rows("softmax");
+    w.shapes = [](const Size &s) { return row_args(s, {"x"}, {}, {"out"}); };
+    // exp(x - max) of [-1, 1] inputs: a few float32 ulps of the result, relative.
+    w.element_tolerance_in = [](const Size &, const std::string &dtype, const std::string &) {
+        return bound(dtype, 1e-30);
+    };
+    w.reference = [](const Buffers &in, const Size &s) {
+        const auto &x = in.at("x");
+        Ref out(s[0], s[1]);
+        for (int m = 0; m < s[1]; m++) {
+            double mx = -INFINITY, sum = 0;
+            for (int n = 0; n < s[0]; n++) mx = std::max<double>(mx, x(n, m));
+            for (int n = 0; n < s[0]; n++) sum += std::exp(double(x(n, m)) - mx);
+            for (int n = 0; n < s[0]; n++) out(n, m) = std::exp(double(x(n, m)) - mx) / sum;
+        }
+        return RefBuffers{{"out", std::move(out)}};
+    };
+    return w;
+}
+
+Workload rmsnorm_residual() {
+    Workload w = rows("rmsnorm_residual");
+    w.shapes = [](const Size &s) { return row_args(s, {"x", "residual"}, {"w"}, {"out", "h"}); };
+    // h is x + residual rounded once to the type: bit-exact (torch's own add).
+    w.element_tolerance_in = [](const Size &, const std::string &dtype, const std::string &output) {
+        return output == "h" ? ElementTolerance{0, 0} : bound(dtype, 1e-6);
+    };
+    w.reference_in = [](const Buffers &in, const Size &s, const std::string &dtype) {
+        const auto &x = in.at("x");
+        const auto &r = in.at("residual");
+        const auto &wt = in.at("w");
+        Ref out(s[0], s[1]), h(s[0], s[1]);
+        for (int m = 0; m < s[1]; m++) {
+            double ss = 0;
+            for (int n = 0; n < s[0]; n++) {
+                // float32's sum of two values of the type, then the type's rounding: torch's add
+                h(n, m) = round_to(float(x(n, m)) + float(r(n, m)), dtype);
+                ss += h(n, m) * h(n, m);
+            }
+            const double inv = 1.0 / std::sqrt(ss / s[0] + 1e-6);
+            for (int n = 0; n < s[0]; n++) out(n, m) = double(wt(n)) * h(n, m) * inv;
+        }
+        return RefBuffers{{"out", std::move(out)}, {"h", std::move(h)}};
+    };
+    w.reference = [](const Buffers &in, const Size &s) {
+        return reference_of(find_workload("rmsnorm_residual"), in, s, "float32");
+    };
+    return w;
+}
+
+Workload layernorm() {
+    Workload w = rows("layernorm");
+    w.shapes = [](const Size &s) { return row_args(s, {"x"}, {"w", "b"}, {"out"}); };
+    // x - mean cancels: float32's error in the mean, over the row's spread, is absolute.
+    w.element_tolerance_in = [](const Size &, const std::string &dtype, const std::string &) {
+        return bound(dtype, 2e-5);
+    };
+    w.reference = [](const Buffers &in, const Size &s) {
+        const auto &x = in.at("x");
+        const auto &wt = in.at("w");
+        const auto &b = in.at("b");
+        Ref out(s[0], s[1]);
+        for (int m = 0; m < s[1]; m++) {
+            double mean = 0, var = 0;
+            for (int n = 0; n < s[0]; n++) mean += x(n, m);
+            mean /= s[0];
+            for (int n = 0; n < s[0]; n++) var += (x(n, m) - mean) * (x(n, m) - mean);
+            const double inv = 1.0 / std::sqrt(var / s[0] + 1e-5);
+            for (int n = 0; n < s[0]; n++) out(n, m) = double(wt(n)) * (x(n, m) - mean) * inv + b(n);
+        }
+        return RefBuffers{{"out", std::move(out)}};
+    };
+    return w;
+}
+
+const WorkloadRegistration registered_softmax(softmax());
+const WorkloadRegistration registered_rmsnorm(rmsnorm_residual());
+const WorkloadRegistration registered_layernorm(layernorm());
+
+}  // namespace
+}  // namespace fuselab
