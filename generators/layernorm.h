@@ -1,0 +1,46 @@
+// layernorm over each row (issue 23): out = w * (x - mean) / sqrt(var + 1e-5) + b, var biased,
+// in two passes (the mean, then the mean of (x - mean)^2: E[x^2] - E[x]^2 loses every digit on
+// rows of magnitude 1e4), both about the row's first element x0 (a shift, exact for any row:
+// x - x0 is exact where x and x0 are within a factor of 2, so a row of all-equal values gives
+// x - mean = 0 exactly, and a row 1e4 + noise keeps its noise's digits, which x - (mean rounded
+// to float32) would not). The math in float32 whatever the storage type (generators/storage.h).
+// x and out are N x M (dimension 0 the row), w and b have N elements.
+#pragma once
+
+#include "fuselab/schedule_registry.h"
+#include "storage.h"
+
+namespace fuselab {
+
+class Layernorm : public Halide::Generator<Layernorm> {
+public:
+    GeneratorParam<std::string> schedule_name{"schedule", "block_row"};
+    GeneratorParam<std::string> dtype{"dtype", "float32"};  // float32, bfloat16 or float16
+
+    Input<Buffer<void, 2>> x{"x"};
+    Input<Buffer<void, 1>> w{"w"};
+    Input<Buffer<void, 1>> b{"b"};
+    Output<Buffer<void, 2>> out{"out"};
+
+    Var i{"i"}, row{"row"};
+    RDom r;               // one row: r in [0, N)
+    Func xf{"xf"};        // x widened to float32
+    Func shift{"shift"};  // the row's first element, xf(0, row)
+    Func sum{"sum"};      // sum(row): the row's sum of xf - shift (a reduction over r)
+    Func mean{"mean"};    // sum / N: the row's mean less shift
+    Func xc{"xc"};        // (xf - shift) - mean: x less the row's mean
+    Func sumsq{"sumsq"};  // sumsq(row): the row's sum of xc^2 (a reduction over r)
+    Func rstd{"rstd"};    // 1 / sqrt(sumsq / N + 1e-5)
+
+    void configure() {
+        const Halide::Type t = storage_type(dtype);
+        x.set_type(t);
+        w.set_type(t);
+        b.set_type(t);
+        out.set_type(t);
+    }
+    void generate();
+    void schedule() { apply_schedule(*this, schedule_name, get_target()); }
+};
+
+}  // namespace fuselab

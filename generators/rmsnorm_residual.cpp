@@ -1,0 +1,40 @@
+#include "rmsnorm_residual.h"
+
+namespace fuselab {
+
+void RmsnormResidual::generate() {
+    using namespace Halide;
+    const Expr n = x.dim(0).extent();
+    r = RDom(0, n, "r");
+
+    hs(i, row) = narrow(widen(x(i, row)) + widen(residual(i, row)), h.type());
+    hf(i, row) = widen(hs(i, row));
+    sumsq(row) = 0.0f;
+    sumsq(row) += hf(r, row) * hf(r, row);
+    rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);
+    h(i, row) = hs(i, row);
+    out(i, row) = narrow(hf(i, row) * rstd(row) * widen(w(i)), out.type());
+
+    // Every buffer starts at 0; residual, out and h have x's extents, w has N elements (a wrong
+    // extent is refused, not read past).
+    x.dim(0).set_min(0);
+    x.dim(1).set_min(0);
+    residual.dim(0).set_bounds(0, n);
+    residual.dim(1).set_bounds(0, x.dim(1).extent());
+    w.dim(0).set_bounds(0, n);
+    out.dim(0).set_bounds(0, n);
+    out.dim(1).set_bounds(0, x.dim(1).extent());
+    h.dim(0).set_bounds(0, n);
+    h.dim(1).set_bounds(0, x.dim(1).extent());
+
+    // Estimates: the default GPU size, N = 4096, M = 16384.
+    x.set_estimates({{0, 4096}, {0, 16384}});
+    residual.set_estimates({{0, 4096}, {0, 16384}});
+    w.set_estimates({{0, 4096}});
+    out.set_estimates({{0, 4096}, {0, 16384}});
+    h.set_estimates({{0, 4096}, {0, 16384}});
+}
+
+}  // namespace fuselab
+
+HALIDE_REGISTER_GENERATOR(fuselab::RmsnormResidual, rmsnorm_residual)

@@ -1,0 +1,44 @@
+// rmsnorm_residual (issue 23): the residual add and RMSNorm of each row, fused.
+//   h = round_to_type(x + residual)    (an output: the residual stream, torch's x + residual)
+//   out = w * h / sqrt(mean(h^2) + 1e-6)       (h as rounded, widened)
+// The math in float32 whatever the storage type (generators/storage.h). x, residual, out and h
+// are N x M (dimension 0 the row), w has N elements.
+#pragma once
+
+#include "fuselab/schedule_registry.h"
+#include "storage.h"
+
+namespace fuselab {
+
+class RmsnormResidual : public Halide::Generator<RmsnormResidual> {
+public:
+    GeneratorParam<std::string> schedule_name{"schedule", "block_row"};
+    GeneratorParam<std::string> dtype{"dtype", "float32"};  // float32, bfloat16 or float16
+
+    Input<Buffer<void, 2>> x{"x"};
+    Input<Buffer<void, 2>> residual{"residual"};
+    Input<Buffer<void, 1>> w{"w"};
+    Output<Buffer<void, 2>> out{"out"};
+    Output<Buffer<void, 2>> h{"h"};
+
+    Var i{"i"}, row{"row"};
+    RDom r;               // one row: r in [0, N)
+    Func hs{"hs"};        // x + residual rounded to the storage type (h's value; out and h read it,
+                          // so that the two outputs can be computed together: compute_with)
+    Func hf{"hf"};        // hs widened to float32
+    Func sumsq{"sumsq"};  // sumsq(row): the row's sum of hf^2 (a reduction over r)
+    Func rstd{"rstd"};    // 1 / sqrt(sumsq / N + 1e-6)
+
+    void configure() {
+        const Halide::Type t = storage_type(dtype);
+        x.set_type(t);
+        residual.set_type(t);
+        w.set_type(t);
+        out.set_type(t);
+        h.set_type(t);
+    }
+    void generate();
+    void schedule() { apply_schedule(*this, schedule_name, get_target()); }
+};
+
+}  // namespace fuselab

@@ -1,0 +1,68 @@
+#include "softmax.h"
+
+#include <cstdint>
+#include <limits>
+
+#include "math.h"
+
+namespace fuselab {
+
+void Softmax::generate() {
+    using namespace Halide;
+    const Type t = x.type();
+    const Expr n = x.dim(0).extent();
+    r = RDom(0, n, "r");
+
+    xf(i, row) = widen(x(i, row));
+    // The maximum first, so that exp never overflows (x = 1e4 everywhere gives 1/N each).
+    // torch's answer is NaN for the whole row where the row holds a NaN, or a +inf (inf - inf),
+    // or is -inf everywhere (-inf - -inf); every other row's x - mx lies in [-inf, 0].
+    if (get_target().has_gpu_feature()) {
+        // CUDA: those rows become NaN by themselves: PTX's max may skip a NaN, but the NaN
+        // element's x - mx is NaN, ex2.approx keeps it, and so do the sum and every output of
+        // the row. No NaN test for LLVM's no-NaN flags to fold away.
+        mx(row) = -std::numeric_limits<float>::infinity();
+        mx(row) = max(mx(row), xf(r, row));
+        mxf(row) = mx(row);
+        bad(row) = cast<bool>(false);
+    } else {
+        // x86: Halide's vector exp returns 0 for a NaN, so the row's NaN is made explicit. The
+        // maximum is taken over integer keys of the stored bits (storage.h: order_key), which
+        // order every NaN above +inf: no float NaN test, which LLVM's no-NaN flags let it fold
+        // away (it did, for a float16 row), and no float max, which may drop a NaN.
+        mx(row) = cast<int>(std::numeric_limits<int32_t>::min());
+        mx(row) = max(mx(row), order_key(x(r, row)));
+        mxf(row) = widen(from_order_key(mx(row), t));
+        bad(row) = mx(row) >= order_key_pos_inf(t) || mx(row) <= order_key_neg_inf(t);
+    }
+    // CUDA: the hardware exponential (math.h: exp_for, ex2.approx of d log2(e), as Triton's exp;
+    // Halide's exp is a 25-instruction polynomial there, which would make the 16-bit rows
+    // issue-bound): 2^-22 relative near d = 0, where the row's largest outputs are, |d| 6e-8
+    // further out; NaN stays NaN, -inf gives 0. The CPU: math.h's exp_cpu (all vector
+    // instructions, about 1e-7 relative; half the instructions of Halide's exp), 0 below -87 (as
+    // float32's exp, and exactly 0 for -inf).
+    const Expr d = xf(i, row) - mxf(row);
+    if (get_target().has_gpu_feature()) {
+        ex(i, row) = exp_for(d, get_target());
+    } else {
+        ex(i, row) = select(d < -87.0f, 0.0f, exp_cpu(d));
+    }
+    sum(row) = 0.0f;
+    sum(row) += ex(r, row);
+    inv(row) = 1.0f / sum(row);
+    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type());
+
+    // Every buffer starts at 0; out has x's extents.
+    x.dim(0).set_min(0);
+    x.dim(1).set_min(0);
+    out.dim(0).set_bounds(0, n);
+    out.dim(1).set_bounds(0, x.dim(1).extent());
+
+    // Estimates: the default GPU size, N = 4096, M = 16384.
+    x.set_estimates({{0, 4096}, {0, 16384}});
+    out.set_estimates({{0, 4096}, {0, 16384}});
+}
+
+}  // namespace fuselab
+
+HALIDE_REGISTER_GENERATOR(fuselab::Softmax, softmax)

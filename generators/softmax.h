@@ -1,0 +1,38 @@
+// softmax over each row (issue 23): out = exp(x - max x) / sum exp(x - max x), the math in
+// float32 whatever the storage type (generators/storage.h). x and out are N x M: dimension 0 is
+// the row (N contiguous elements), dimension 1 the M rows.
+#pragma once
+
+#include "fuselab/schedule_registry.h"
+#include "storage.h"
+
+namespace fuselab {
+
+class Softmax : public Halide::Generator<Softmax> {
+public:
+    GeneratorParam<std::string> schedule_name{"schedule", "block_row"};
+    GeneratorParam<std::string> dtype{"dtype", "float32"};  // float32, bfloat16 or float16
+
+    Input<Buffer<void, 2>> x{"x"};
+    Output<Buffer<void, 2>> out{"out"};
+
+    Var i{"i"}, row{"row"};
+    RDom r;           // one row: r in [0, N)
+    Func xf{"xf"};    // x widened to float32
+    Func mx{"mx"};    // mx(row): the row's maximum (a reduction over r; on the CPU of integer
+                      // keys of the stored bits, see softmax.cpp)
+    Func mxf{"mxf"};  // the row's maximum, float32
+    Func bad{"bad"};  // the row's outputs are NaN (CPU: a NaN or +inf in it, or all -inf)
+    Func ex{"ex"};    // exp(xf - mx)
+    Func sum{"sum"};  // sum(row): the row's sum of ex (a reduction over r)
+    Func inv{"inv"};  // 1 / sum
+
+    void configure() {
+        x.set_type(storage_type(dtype));
+        out.set_type(storage_type(dtype));
+    }
+    void generate();
+    void schedule() { apply_schedule(*this, schedule_name, get_target()); }
+};
+
+}  // namespace fuselab

@@ -1,0 +1,117 @@
+// Storage types of the row pipelines (softmax, rmsnorm_residual, layernorm): the `dtype`
+// GeneratorParam's names, the Halide type of a buffer of each, and the conversions to and from
+// the float32 the math is done in. Each output is rounded to its storage type once, at the end.
+//
+//   float32  -> Float(32)
+//   float16  -> Float(16)  (native on PTX: cvt.f32.f16; on x86 with f16c: vcvtph2ps)
+//   bfloat16 -> UInt(16) holding the bfloat16 bits, the bytes of torch.bfloat16. Halide 21's
+//               BFloat(16) aborts the PTX backend ("Invalid cast!") on any cast or arithmetic.
+#pragma once
+
+#include <string>
+
+#include "Halide.h"
+
+namespace fuselab {
+
+// The Halide type of a buffer of `dtype` ("float32", "bfloat16", "float16").
+inline Halide::Type storage_type(const std::string &dtype) {
+    if (dtype == "float32") return Halide::Float(32);
+    if (dtype == "float16") return Halide::Float(16);
+    if (dtype == "bfloat16") return Halide::UInt(16);
+    throw Halide::CompileError("unknown dtype '" + dtype + "'; known: float32 bfloat16 float16");
+}
+
+// The bytes of one element of `dtype`.
+inline int storage_bytes(const std::string &dtype) {
+    return storage_type(dtype).bytes();
+}
+
+// A stored value as float32 (exact for every type). bfloat16: its 16 bits are the high half of
+// the float32's.
+inline Halide::Expr widen(const Halide::Expr &v) {
+    using namespace Halide;
+    const Type t = v.type().element_of();
+    if (t == Float(32)) return v;
+    if (t == Float(16)) return cast(Float(32, v.type().lanes()), v);
+    if (t == UInt(16)) {
+        return reinterpret(Float(32, v.type().lanes()), cast(UInt(32, v.type().lanes()), v) << 16);
+    }
+    throw CompileError("widen: no storage type is stored as this type");
+}
+
+// A float32 rounded to the storage type `t`, to nearest even, as torch rounds. bfloat16: add
+// 0x7fff plus the lowest kept bit to the float32's bits and keep the high half (a carry into the
+// exponent is the correct rounding, up to inf; finite values never carry into the sign); a NaN
+// becomes the quiet NaN 0x7fc0, as c10's round_to_nearest_even does (rounding CUDA's NaN,
+// 0x7fffffff, would carry into -0). The NaN test is on the bits: Halide compiles float math with
+// LLVM's no-NaN flags, which entitle LLVM to drop a float NaN test (it dropped one on a float16
+// value), and the PTX and x86 code keep this one (checked in the generated code). float16: the
+// hardware conversion (round to nearest even, NaN kept, overflow to inf).
+inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t) {
+    using namespace Halide;
+    const int lanes = f.type().lanes();
+    if (t == Float(32)) return f;
+    if (t == Float(16)) return cast(Float(16, lanes), f);
+    if (t == UInt(16)) {
+        const Type u32 = UInt(32, lanes);
+        const Expr bits = reinterpret(u32, f);
+        const Expr rounded = (bits + (cast(u32, 0x7fff) + ((bits >> 16) & 1))) >> 16;
+        const Expr nan = (bits & cast(u32, 0x7fffffff)) > cast(u32, 0x7f800000);
+        return select(nan, cast(UInt(16, lanes), 0x7fc0), cast(UInt(16, lanes), rounded));
+    }
+    throw CompileError("narrow: not a storage type");
+}
+
+// The storage bits of a value of storage type `t` (a stored value, or narrow()'s result) as an
+// unsigned integer of the same width.
+inline Halide::Expr storage_bits(const Halide::Expr &v) {
+    return Halide::reinterpret(Halide::UInt(v.type().bits(), v.type().lanes()), v);
+}
+
+// narrow(f, t), or the type's quiet NaN where `nan` holds: the choice is made on the stored bits,
+// which no floating-point assumption of the compiler can fold away.
+inline Halide::Expr narrow_or_nan(const Halide::Expr &f, const Halide::Expr &nan,
+                                  const Halide::Type &t) {
+    using namespace Halide;
+    const Expr stored = narrow(f, t);
+    const Type u = UInt(t.bits(), f.type().lanes());
+    const int qnan = t == Float(32) ? 0x7fc00000 : t == Float(16) ? 0x7e00 : 0x7fc0;
+    return reinterpret(stored.type(), select(nan, cast(u, qnan), storage_bits(stored)));
+}
+
+// An int32 key of a stored value whose integer order is the values' order: -inf < ... < -0 <
+// +0 < ... < +inf < every NaN. Computed on the stored bits, so that a NaN or an inf in the input
+// is seen whatever the compiler assumes of float math (Halide's float max may drop a NaN).
+inline Halide::Expr order_key(const Halide::Expr &stored) {
+    using namespace Halide;
+    const int bits = stored.type().bits(), lanes = stored.type().lanes();
+    const Type i32 = Int(32, lanes);
+    // The bits sign-extended to 32: a negative value's key is its magnitude's bits flipped.
+    const Expr b = cast(i32, reinterpret(Int(bits, lanes), stored));
+    const int mag_mask = bits == 32 ? 0x7fffffff : 0x7fff;
+    const int inf_bits = stored.type() == Float(32)   ? 0x7f800000
+                         : stored.type() == Float(16) ? 0x7c00
+                                                      : 0x7f80;  // bfloat16 in UInt(16)
+    const Expr key = b ^ ((b >> (bits - 1)) & mag_mask);
+    return select((b & mag_mask) > inf_bits, cast(i32, 0x7fffffff), key);
+}
+
+// The key of +inf and of -inf of storage type `t`.
+inline int order_key_pos_inf(const Halide::Type &t) {
+    return t == Halide::Float(32) ? 0x7f800000 : t == Halide::Float(16) ? 0x7c00 : 0x7f80;
+}
+inline int order_key_neg_inf(const Halide::Type &t) {
+    return ~order_key_pos_inf(t);
+}
+
+// The stored value (of storage type `t`) whose order_key is `key` (not a NaN's).
+inline Halide::Expr from_order_key(const Halide::Expr &key, const Halide::Type &t) {
+    using namespace Halide;
+    const int lanes = key.type().lanes();
+    const int mag_mask = t.bits() == 32 ? 0x7fffffff : 0x7fff;
+    const Expr b = key ^ ((key >> 31) & mag_mask);
+    return reinterpret(t.with_lanes(lanes), cast(Int(t.bits(), lanes), b));
+}
+
+}  // namespace fuselab

@@ -1,0 +1,29 @@
+// warp_row: one kernel, one warp a row, 8 rows (256 threads) a block: the 32 lanes side by side
+// over the row, 16 bytes a lane a step, 16 elements a lane in flight. The sum of squared deviations
+// is reduced by warp shuffles (HALIDE-CUDA-NOTES.md's one-warp form: each lane's partial in
+// lane-striped registers, each lane reading the 32 partials by shfl.sync.idx inside the output's
+// lane loop); the sum (the mean), which the deviations' pass reads too, through shared memory (each
+// lane's partial, then one thread a row over the 32), 1.1 KB a block; 61 to 72 registers. No
+// intermediate in global memory; the row read three times, from DRAM once, then from L1. Bets on
+// short rows (N = 256 to 2048).
+// targets: cuda
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: one warp a row, 8 rows a block; variance by warp shuffles, mean via shared memory
+#include "layernorm.h"
+#include "rows_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Layernorm, warp_row) {
+    using namespace Halide;
+    const int R = 8, V = rows::vec_elems(g.x.type());
+    const LoopLevel warp = rows::gpu_warp_rows(g.out, g.i, g.row, R, V);
+    const LoopLevel block = rows::gpu_warp_rows_block(g.out, g.row);
+    const LoopLevel lane = rows::gpu_warp_rows_lane(g.out, g.i);
+    rows::gpu_warp_stat(g.sum, g.r.x, block, g.row, V);
+    rows::gpu_warp_stat_shfl(g.sumsq, g.r.x, warp, lane, g.row, V);
+    rows::align_buffers(g.x, g.w, g.b, g.out);
+    g.out.specialize(rows::aligned_rows(V, g.x, g.out));
+}
+
+}  // namespace fuselab

@@ -1,0 +1,34 @@
+// block_row: one kernel, one row a block. 256 threads side by side over the row, each loading 16
+// bytes of x and of residual (4 float32, 8 bfloat16/float16) a step, 16 elements a thread in
+// flight; the sum of h^2 reduced inside the block (per thread in registers, per thread in shared
+// memory, per lane over the 8 warps, then one thread over the 32 lanes), 1.1 KB of shared memory.
+// Then the same threads write h and out together (compute_with: one loop, both stores), re-reading
+// x and residual from L1/L2. No intermediate in global memory: x and residual read once from DRAM,
+// h and out written once. 62 to 72 registers (122 in the branch for unaligned rows), no spills.
+// Bets on N = 1024 to 16384. CPU: rows in parallel tasks, the sum at the row, then h and out in one
+// vectorized loop.
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: one kernel, one row a block, sum of h^2 reduced in the block, h and out written together
+#include "rmsnorm_residual.h"
+#include "rows_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(RmsnormResidual, block_row) {
+    using namespace Halide;
+    const Expr n = g.x.dim(0).extent();
+    if (target.has_gpu_feature()) {
+        const int T = 256, V = rows::vec_elems(g.x.type());
+        const LoopLevel block = rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+        rows::gpu_block_rows_with(g.h, g.out, g.i, g.row, T, V);
+        rows::gpu_block_stat(g.sumsq, g.r.x, block, g.row, T, V);
+        rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+        g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
+    } else {
+        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, target);
+        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, target);
+        rows::cpu_stat(g.sumsq, g.r.x, row, target);
+    }
+}
+
+}  // namespace fuselab

@@ -1,0 +1,25 @@
+// block_row_wide: block_row's one kernel with 512 threads a row (16 bytes of x and of residual a
+// thread a step), so that only one or two rows are resident an SM: 132 to 264 rows of 2 x 128 KB (N
+// = 65536 bfloat16) is 34 to 68 MB, near the H200's 60 MB L2, where block_row's 4 blocks an SM (135
+// MB) would not fit; the sum's pass and the h/out pass re-read x and residual from L2. No
+// intermediate in global memory; 2.2 KB of shared memory a block; 62 to 72 registers (122 in the
+// branch for unaligned rows). Bets on N = 16384 to 65536.
+// targets: cuda
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: one kernel, one row a block of 512 threads (few rows resident: the re-read hits L2)
+#include "rmsnorm_residual.h"
+#include "rows_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(RmsnormResidual, block_row_wide) {
+    using namespace Halide;
+    const int T = 512, V = rows::vec_elems(g.x.type());
+    const LoopLevel block = rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+    rows::gpu_block_rows_with(g.h, g.out, g.i, g.row, T, V);
+    rows::gpu_block_stat(g.sumsq, g.r.x, block, g.row, T, V);
+    rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+    g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
+}
+
+}  // namespace fuselab

@@ -1,0 +1,39 @@
+// two_pass: kernel 1 computes each row's statistic, 1/sqrt(mean(h^2) + eps), one row a block (the
+// block_row reduction over h = x + residual, read from DRAM) and writes it (4 bytes a row) to
+// global memory; kernel 2 re-reads x and residual from DRAM and writes h and out together
+// (compute_with), 256 threads a block, a row a block. 2 kernels a call; traffic 2 (x + residual) +
+// h + out plus 4M bytes. Kernel 1 does not write h: kernel 2 would re-read x and residual anyway
+// (out reads x + residual rounded, not the h buffer), and h written by kernel 1 would cost a third
+// stream (7 row streams against 6). 1.1 KB of shared memory in kernel 1; 59 to 72 registers (124 in
+// the branch for unaligned float32 rows). CPU: the same two parallel loops over rows.
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: row statistic in one kernel, then one re-reading x and residual, writing h and out
+#include "rmsnorm_residual.h"
+#include "rows_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(RmsnormResidual, two_pass) {
+    using namespace Halide;
+    const Expr n = g.x.dim(0).extent();
+    if (target.has_gpu_feature()) {
+        const int T = 256, V = rows::vec_elems(g.x.type());
+        const LoopLevel stats = rows::gpu_row_kernel(g.rstd, g.row);
+        rows::gpu_block_stat(g.sumsq, g.r.x, stats, g.row, T, V);
+        rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+        rows::gpu_block_rows_with(g.h, g.out, g.i, g.row, T, V);
+        rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+        g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
+    } else {
+        Var ro{"row_o"}, ri{"row_i"};
+        const Expr rows_per_task = max(1, 16384 / max(n, 1));
+        g.rstd.compute_root()
+            .split(g.row, ro, ri, rows_per_task, TailStrategy::GuardWithIf)
+            .parallel(ro);
+        rows::cpu_stat(g.sumsq, g.r.x, LoopLevel(g.rstd, ri), target);
+        rows::cpu_rows(g.out, g.i, g.row, n, target);
+        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, target);
+    }
+}
+
+}  // namespace fuselab

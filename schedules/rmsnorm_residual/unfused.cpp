@@ -1,0 +1,33 @@
+// unfused: every stage at root, as eager PyTorch runs the residual add and a decomposed RMSNorm: x
+// + residual (a kernel writing an N x M intermediate in the storage type), h (a kernel copying it
+// to the output h), the row sums of h^2 (a kernel, a block a row, reading it back) and out (a
+// kernel reading it again). CUDA: 4 kernels a call; intermediates 2 or 4 NM bytes (written once,
+// read three times) plus 4M bytes; traffic 2x + 4 intermediate + h + out streams against
+// block_row's 4. Threads as block_row's (256 a block, 16-byte vectors), at most 56 registers. CPU:
+// the same four stages, each a parallel loop over rows.
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: x + residual, h, sum of h^2, out: 4 kernels, x + residual through global memory
+#include "rmsnorm_residual.h"
+#include "rows_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(RmsnormResidual, unfused) {
+    using namespace Halide;
+    const Expr n = g.x.dim(0).extent();
+    if (target.has_gpu_feature()) {
+        const int T = 256, V = rows::vec_elems(g.x.type());
+        rows::gpu_root_2d(g.hs, g.i, g.row, T, V);
+        rows::gpu_block_rows(g.h, g.i, g.row, T, V);
+        rows::gpu_stat_kernel(g.sumsq, g.r.x, g.row, T, V);
+        rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+        rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+    } else {
+        rows::cpu_root_2d(g.hs, g.i, g.row, n, target);
+        rows::cpu_rows(g.h, g.i, g.row, n, target);
+        rows::cpu_stat_root(g.sumsq, g.r.x, g.row, n, target);
+        rows::cpu_rows(g.out, g.i, g.row, n, target);
+    }
+}
+
+}  // namespace fuselab

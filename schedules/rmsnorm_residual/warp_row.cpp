@@ -1,0 +1,27 @@
+// warp_row: one kernel, one warp a row, 8 rows (256 threads) a block: the 32 lanes side by side
+// over the row, 16 bytes of x and of residual a lane a step. The sum of h^2 is reduced by warp
+// shuffles (HALIDE-CUDA-NOTES.md's one-warp form: each lane's partial in lane-striped registers,
+// each lane reading the 32 partials by shfl.sync.idx inside the output's lane loop); no shared
+// memory; 60 to 70 registers (120 in the branch for unaligned float32 rows). Then each lane writes
+// h and out together (compute_with), re-reading x and residual from L1. No intermediate in global
+// memory. Bets on short rows (N = 256 to 2048).
+// targets: cuda
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: one warp a row, 8 rows a block; sum of h^2 by warp shuffles, h and out together
+#include "rmsnorm_residual.h"
+#include "rows_common.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(RmsnormResidual, warp_row) {
+    using namespace Halide;
+    const int R = 8, V = rows::vec_elems(g.x.type());
+    const LoopLevel warp = rows::gpu_warp_rows(g.out, g.i, g.row, R, V);
+    rows::gpu_warp_rows_with(g.h, g.out, g.i, g.row, R, V);
+    const LoopLevel lane = rows::gpu_warp_rows_lane(g.out, g.i);
+    rows::gpu_warp_stat_shfl(g.sumsq, g.r.x, warp, lane, g.row, V);
+    rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+    g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
+}
+
+}  // namespace fuselab

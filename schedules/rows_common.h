@@ -1,0 +1,469 @@
+// Loop shapes shared by the row pipelines' strategies (softmax, rmsnorm_residual, layernorm):
+// a row is dimension 0 (N contiguous elements, the variable `i`), rows are dimension 1 (`row`);
+// each pipeline's statistics are reductions over the row's RDom r (s(row) = init; s(row) =
+// op(s(row), f(r, row))), consumed by a pointwise output. A strategy file says which Funcs go
+// where; these say how a row is cut across threads, lanes and blocks.
+//
+// Every CUDA split is GuardWithIf (any N and M, N = 1 included). A thread loads V consecutive
+// elements as one 16-byte vector (4 float32, 8 bfloat16/float16), threads side by side, so a
+// warp's load is 512 contiguous bytes. The vectors are aligned, and so 16-byte loads, only where
+// every row starts at a multiple of 16 bytes: the strategies specialize on the rows' strides
+// (aligned_rows) and declare the buffers' 16-byte alignment (align_buffers); elsewhere the same
+// loop nest loads element by element.
+//
+// Cross-thread reductions (rfactor, never a log-tree of Funcs: HALIDE-CUDA-NOTES.md, the
+// warp-shuffle miscompile). A thread's V accumulators are registers (a vector); then:
+//   block (gpu_block_stat): each thread's partial in shared memory (T floats), 32 threads reduce
+//         the W warps' partials of one lane each (shared), one thread reduces those 32 into a
+//         register (gpu_rows_final) and stores the row's value in shared memory for the block.
+//   warp, shared (gpu_warp_stat): each lane's partial in shared memory (32 a row), one thread a
+//         row reduces the row's 32 (gpu_rows_final). Any number of passes may read the result.
+//   warp, shuffles (gpu_warp_stat_shfl, the notes' one-warp form): each lane's partial in
+//         lane-striped registers (gpu_lanes), s computed inside the output's lane loop, each lane
+//         reading the 32 partials by shfl.sync.idx. Only the output may read it.
+// Halide 21 pitfalls met on the way (each seen in the lowered statement or the PTX):
+//   - a statistic computed at the warp level (inside gpu_threads, outside gpu_lanes) with
+//     store_in(GPUShared) gets one copy per lane, indexed per lane, in an allocation sized per
+//     row: shared stores past the allocation. Not used.
+//   - a lane loop of extent 1 (to put a warp-level statistic "in lanes") leaves shfl.sync inside
+//     `if (lane < 1)`: a full-mask shuffle by one lane. Not used.
+//   - clone_in of an rfactored Func: the copy's update still reads the original. So a statistic
+//     read by two passes (softmax's max, layernorm's mean) is reduced through shared memory, once.
+//   - compute_with over split rows on the CPU widened the statistics' bounds to the rest of the
+//     task's rows (two_pass's CPU form computes one row a task).
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "Halide.h"
+
+namespace fuselab::rows {
+
+using namespace Halide;
+
+// Elements of storage type `t` in one 16-byte vector.
+inline int vec_elems(const Type &t) {
+    return 16 / t.bytes();
+}
+
+// The 16-byte alignment of these buffers' host pointers, checked at the call (device
+// allocations are 256-byte aligned); with aligned_rows, it lets the row loads be 16-byte vectors.
+template <typename... B>
+void align_buffers(B &...buffers) {
+    (buffers.set_host_alignment(16), ...);
+}
+
+// Every row of these 2-D buffers starts a multiple of `v` elements from the buffer's start.
+template <typename... B>
+Expr aligned_rows(int v, const B &...buffers) {
+    Expr c = Internal::const_true();
+    ((c = c && buffers.dim(1).stride() % v == 0), ...);
+    return c;
+}
+
+// ---------------------------------------------------------------------------------------------
+// CPU
+
+// The CPU's vector of float32 (16 with AVX-512, 8 with AVX2).
+inline int cpu_lanes(const Target &t) {
+    return t.natural_vector_size<float>();
+}
+
+// A row-wise output on the CPU: rows in parallel tasks of at least ~16K elements (one row where
+// rows are longer), each row's elements in vectors of the native width. Returns the level of one
+// row, where its statistics are computed (the row stays in L1/L2 between the passes).
+inline LoopLevel cpu_rows(Func out, const Var &i, const Var &row, const Expr &n, const Target &t) {
+    Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
+    const Expr rows_per_task = max(1, 16384 / max(n, 1));
+    out.split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
+        .vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf)
+        .parallel(rowo);
+    return LoopLevel(out, rowi);
+}
+
+// The same for a second output computed with the first (rmsnorm_residual's h with out): the same
+// loop nest, fused with `out` at its row level.
+inline void cpu_rows_with(Func f, Func out, const Var &i, const Var &row, const Expr &n,
+                          const Target &t) {
+    Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
+    const Expr rows_per_task = max(1, 16384 / max(n, 1));
+    f.split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
+        .vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf)
+        .parallel(rowo)
+        .compute_with(out, rowi);
+}
+
+// A row statistic on the CPU, computed at `at`: 4 vectors of partial results (independent
+// chains for the out-of-order core), reduced to the scalar once per row.
+inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t) {
+    const int L = cpu_lanes(t);
+    RVar ro{r.name() + "_o"}, rv{r.name() + "_v"};
+    Var v{s.name() + "_v"}, vo{s.name() + "_vo"};
+    Func p = s.update().split(r, ro, rv, 4 * L, TailStrategy::GuardWithIf).rfactor(rv, v);
+    // The partials' lanes innermost in memory, so that each vector is one dense load and store
+    // (the row's extent there is not always 1: compute_with's bounds are conservative).
+    std::vector<Var> order{v};
+    for (const Var &a : p.args()) {
+        if (a.name() != v.name()) order.push_back(a);
+    }
+    p.reorder_storage(order).compute_at(at).vectorize(v, L);
+    p.update().vectorize(v, L);
+    s.compute_at(at);
+}
+
+// A row statistic on the CPU as its own parallel loop over rows (in tasks as cpu_rows), each
+// row reduced as cpu_stat, the results in a buffer of M values.
+inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, const Target &t) {
+    Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
+    const Expr rows_per_task = max(1, 16384 / max(n, 1));
+    Func k = s.in();
+    k.compute_root()
+        .split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
+        .parallel(rowo);
+    cpu_stat(s, r, LoopLevel(k, rowi), t);
+}
+
+// A pointwise per-row stage at `at` (e.g. exp(x - max), read by both the sum and the output),
+// vectorized: the row's values in a scratch buffer that stays in cache.
+inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const Target &t) {
+    f.compute_at(at).vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf);
+}
+
+// A 2-D pointwise Func as its own parallel loop nest (the unfused form's stages).
+inline void cpu_root_2d(Func f, const Var &i, const Var &row, const Expr &n, const Target &t) {
+    cpu_rows(f.compute_root(), i, row, n, t);
+}
+
+// ---------------------------------------------------------------------------------------------
+// CUDA
+
+// Loads in flight a thread: the element loops are unrolled by unroll_steps(V) vectors (16
+// elements: 4 float32 vectors, 2 of 16-bit types), so that each thread issues that many
+// independent 16-byte loads before it waits on the first. 16-bit types keep fewer (their
+// elements, widened to float32, take the registers: 4 steps of 8 took 111 registers in
+// rmsnorm_residual/block_row, 2 blocks an SM).
+inline int unroll_steps(int V) {
+    return std::max(1, 16 / V);
+}
+
+// The output passes' unrolling: half the statistics' (their loads mostly hit L1/L2 after the
+// first pass, and each step holds every input's vector and the result: the output kernel of
+// rmsnorm_residual took 90 registers at 4 steps).
+inline int out_steps(int V) {
+    return std::max(1, unroll_steps(V) / 2);
+}
+
+// A row-wise output, one row per block: T threads side by side over the row, each V consecutive
+// elements a step (i = k * TV + t * V + v), the steps in a serial loop unrolled by out_steps(V).
+// Returns the block level.
+inline LoopLevel gpu_block_rows(Func out, const Var &i, const Var &row, int T, int V) {
+    Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
+    out.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
+        .split(it, it, iv, V)
+        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .reorder(iv, iu, ik, it, row)
+        .gpu_blocks(row)
+        .gpu_threads(it)
+        .vectorize(iv)
+        .unroll(iu);
+    return LoopLevel(out, row);
+}
+
+// A second output with the same loop nest, fused with `out` at the thread level (rmsnorm's h:
+// each thread stores both outputs of the same elements, from one load of x and residual).
+inline void gpu_block_rows_with(Func f, Func out, const Var &i, const Var &row, int T, int V) {
+    Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
+    f.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
+        .split(it, it, iv, V)
+        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .reorder(iv, iu, ik, it, row)
+        .gpu_blocks(row)
+        .gpu_threads(it)
+        .vectorize(iv)
+        .unroll(iu)
+        .compute_with(out, iu);
+}
+
+// The per-thread partials of a statistic reduced by one block of T = 32W threads (see the
+// header), computed at `block`: each thread's V accumulators (registers, unroll_steps(V)
+// loads in flight), its partial (shared), and where T > 32 the W warps' partials of each
+// lane, by 32 threads (shared). Returns the RVar over which s then reduces the row's 32 (or T)
+// partials.
+inline RVar gpu_block_partials(Func s, const RVar &r, const LoopLevel &block, int T, int V) {
+    const std::string n = s.name();
+    RVar ro{n + "_ro"}, ru{n + "_ru"}, rt{n + "_rt"}, rv{n + "_rv"}, rw{n + "_rw"}, rl{n + "_rl"};
+    Var v{n + "_v"}, t{n + "_t"}, l{n + "_l"};
+    s.update().split(r, ro, rt, T * V).split(rt, rt, rv, V);
+    Func pv = s.update().rfactor({{rt, t}, {rv, v}});
+    Func pt = s.update().rfactor(rt, t);
+    pt.compute_at(block).gpu_threads(t);
+    pt.update().reorder(rv, t).gpu_threads(t).unroll(rv);
+    pv.compute_at(pt, t).vectorize(v);
+    pv.update()
+        .split(ro, ro, ru, unroll_steps(V), TailStrategy::GuardWithIf)
+        .reorder(v, ru, ro, t)
+        .vectorize(v)
+        .unroll(ru);
+    if (T <= 32) return rt;
+    Func pl = s.update().split(rt, rw, rl, 32).rfactor(rl, l);
+    pl.compute_at(block).gpu_threads(l);
+    pl.update().reorder(rw, l).gpu_threads(l).unroll(rw);
+    return rl;
+}
+
+// A row statistic's last step, at `block` for the block's rows (one row: block_row; R rows:
+// warp_row): one thread a row reduces the row's partials from shared memory into a register
+// (unrolled, so that the loads overlap) and stores the result in shared memory, where every
+// thread of the block reads it. `last` is the RVar of s's update over the partials.
+inline void gpu_rows_final(Func s, const RVar &last, const LoopLevel &block, const Var &row) {
+    Func sw = s.in();
+    sw.compute_at(block).gpu_threads(row).store_in(MemoryType::GPUShared);
+    s.compute_at(sw, row).store_in(MemoryType::Register);
+    s.update().unroll(last, 8, TailStrategy::GuardWithIf);
+}
+
+// A statistic reduced inside one block (gpu_block_partials, then gpu_rows_final).
+inline void gpu_block_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int T,
+                           int V) {
+    gpu_rows_final(s, gpu_block_partials(s, r, block, T, V), block, row);
+}
+
+// A statistic as its own kernel, one row per block of T threads, the result in global memory
+// (the unfused and two_pass forms). Returns the kernel's block level (where a statistic it
+// reads can be computed too).
+inline LoopLevel gpu_stat_kernel(Func s, const RVar &r, const Var &row, int T, int V) {
+    Func k = s.in();
+    k.compute_root().gpu_blocks(row);
+    const LoopLevel block(k, row);
+    const RVar last = gpu_block_partials(s, r, block, T, V);
+    s.compute_at(block);
+    s.update().unroll(last, 8, TailStrategy::GuardWithIf);
+    return block;
+}
+
+// A per-row Func f (no update) as its own kernel: one row per block, its statistics computed
+// inside (gpu_block_stat at the returned block level).
+inline LoopLevel gpu_row_kernel(Func f, const Var &row) {
+    f.compute_root().gpu_blocks(row);
+    return LoopLevel(f, row);
+}
+
+// A 2-D pointwise Func as its own kernel (the unfused form's stages): one row per block.
+inline void gpu_root_2d(Func f, const Var &i, const Var &row, int T, int V) {
+    gpu_block_rows(f.compute_root(), i, row, T, V);
+}
+
+// A row staged in shared memory in its storage type, at `block` (one row a block), by the
+// block's T threads (16 bytes a thread a step, coalesced): every later pass of the block reads
+// it there instead of from L1/L2. `xs` is the staged Func: x.in() for an input, or a pointwise
+// stage (rmsnorm's x + residual, rounded).
+inline void gpu_stage_row(Func xs, const LoopLevel &block, int T, int V) {
+    const std::vector<Var> a = xs.args();
+    Var k{"s_k"}, u{"s_u"}, t{"s_t"}, v{"s_v"};
+    xs.compute_at(block)
+        .split(a[0], k, t, T * V, TailStrategy::GuardWithIf)
+        .split(t, t, v, V)
+        .split(k, k, u, unroll_steps(V), TailStrategy::GuardWithIf)
+        .reorder(v, u, k, t, a[1])
+        .gpu_threads(t)
+        .vectorize(v)
+        .unroll(u)
+        .store_in(MemoryType::GPUShared);
+}
+
+// The bytes of shared memory a staged row may take (Halide 21 launches with the default 48 KB a
+// block; the rest holds the reductions' partials).
+constexpr int kStagedRowBytes = 40960;
+
+// out specialized for a staged row: rows of at most kStagedRowBytes (16-byte vectors where
+// `aligned` holds, element loads otherwise); longer rows are refused with a message.
+template <typename In>
+void specialize_staged(Func out, const In &in, const Expr &aligned, const char *name) {
+    const Expr fits = in.dim(0).extent() * in.type().bytes() <= kStagedRowBytes;
+    out.specialize(fits && aligned);
+    out.specialize(fits);
+    out.specialize_fail(std::string(name) + " stages a row in shared memory: rows of at most " +
+                        std::to_string(kStagedRowBytes) + " bytes (use block_row)");
+}
+
+// A row-wise output with R rows per block, one warp per row: the 32 lanes side by side over the
+// row, V consecutive elements a step, unrolled by out_steps(V); lanes are thread x, the
+// block's rows thread y. Returns the warp's level (one row).
+inline LoopLevel gpu_warp_rows(Func out, const Var &i, const Var &row, int R, int V) {
+    Var rb{row.name() + "_b"}, rw{row.name() + "_w"};
+    Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, il{i.name() + "_l"}, iv{i.name() + "_v"};
+    out.split(row, rb, rw, R, TailStrategy::GuardWithIf)
+        .split(i, ik, il, 32 * V, TailStrategy::GuardWithIf)
+        .split(il, il, iv, V)
+        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .reorder(iv, iu, ik, il, rw, rb)
+        .gpu_blocks(rb)
+        .gpu_threads(rw)
+        .gpu_lanes(il)
+        .vectorize(iv)
+        .unroll(iu);
+    return LoopLevel(out, rw);
+}
+
+// The block level and the lane level of gpu_warp_rows.
+inline LoopLevel gpu_warp_rows_block(Func out, const Var &row) {
+    return LoopLevel(out, Var(row.name() + "_b"));
+}
+inline LoopLevel gpu_warp_rows_lane(Func out, const Var &i) {
+    return LoopLevel(out, Var(i.name() + "_l"));
+}
+
+// The second output of gpu_warp_rows, fused with the first at the innermost unrolled level.
+inline void gpu_warp_rows_with(Func f, Func out, const Var &i, const Var &row, int R, int V) {
+    Var rb{row.name() + "_b"}, rw{row.name() + "_w"};
+    Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, il{i.name() + "_l"}, iv{i.name() + "_v"};
+    f.split(row, rb, rw, R, TailStrategy::GuardWithIf)
+        .split(i, ik, il, 32 * V, TailStrategy::GuardWithIf)
+        .split(il, il, iv, V)
+        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .reorder(iv, iu, ik, il, rw, rb)
+        .gpu_blocks(rb)
+        .gpu_threads(rw)
+        .gpu_lanes(il)
+        .vectorize(iv)
+        .unroll(iu)
+        .compute_with(out, iu);
+}
+
+// A statistic's per-lane partials for one warp a row: r = ro * 32V + u * V + v; lane u keeps V
+// accumulators in registers (unroll_steps(V) loads in flight) and its partial pu(u) in `partials`
+// memory. Returns the RVar over which s then reduces the 32 partials.
+inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const Var &row, int V,
+                              bool lanes_in_registers) {
+    const std::string n = s.name();
+    RVar ro{n + "_ro"}, ru{n + "_ru"}, rl{n + "_rl"}, rv{n + "_rv"};
+    Var v{n + "_v"}, u{n + "_u"};
+    s.update().split(r, ro, rl, 32 * V).split(rl, rl, rv, V);
+    Func pv = s.update().rfactor({{rl, u}, {rv, v}});
+    Func pu = s.update().rfactor(rl, u);
+    if (lanes_in_registers) {
+        // Lane-striped registers at the warp's level (gpu_lanes), read across lanes by shuffles.
+        pu.compute_at(at).gpu_lanes(u);
+        pu.update().reorder(rv, u).gpu_lanes(u).unroll(rv);
+    } else {
+        // Shared memory at the block's level: lanes in x, the block's rows in y.
+        pu.compute_at(at).reorder(u, row).gpu_threads(u, row);
+        pu.update().reorder(rv, u, row).gpu_threads(u, row).unroll(rv);
+    }
+    pv.compute_at(pu, u).vectorize(v);
+    pv.update()
+        .split(ro, ro, ru, unroll_steps(V), TailStrategy::GuardWithIf)
+        .reorder(v, ru, ro, u)
+        .vectorize(v)
+        .unroll(ru);
+    return rl;
+}
+
+// A statistic reduced by one warp a row, its partials in shared memory and its last step by one
+// thread a row (gpu_rows_final), at `block` (gpu_warp_rows_block). Any number of stages may read
+// it (softmax's max is read by the sum's pass and by the output).
+inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int V) {
+    gpu_rows_final(s, gpu_warp_partials(s, r, block, row, V, false), block, row);
+}
+
+// A statistic reduced by one warp a row through warp shuffles (HALIDE-CUDA-NOTES.md's one-warp
+// form): the partials lane-striped in registers at `warp` (gpu_warp_rows' level), s computed
+// inside the output's lane loop (`lane`), where each lane reads the 32 partials by
+// shfl.sync.idx. Only the output may read s: a statistic that another pass reads (softmax's
+// max) would need a second copy inside that pass's lane loop, and a copy of an rfactored Func
+// (clone_in) still refers to the original in Halide 21.
+inline void gpu_warp_stat_shfl(Func s, const RVar &r, const LoopLevel &warp, const LoopLevel &lane,
+                               const Var &row, int V) {
+    gpu_warp_partials(s, r, warp, row, V, true);
+    s.compute_at(lane);
+}
+
+// ---- split_row: several blocks a row, in waves of rows.
+
+struct SplitShape {
+    int chunk;       // elements of a row a block (its T threads, V a step)
+    int threads;     // T
+    int wave_bytes;  // bytes of x (of each N x M input) a wave
+};
+
+// The output in waves: out.split(row) into a serial loop of waves of `rows_per_wave` rows
+// (enough rows for wave_bytes of x), each wave one kernel per stage; out's own kernel has a
+// block per (chunk, row) of the wave. Returns the wave level, where the statistics' kernels
+// are computed, and sets `block` to out's block level.
+inline LoopLevel gpu_split_rows(Func out, const Var &i, const Var &row, const Expr &n, int bytes,
+                                const SplitShape &sh, int V, LoopLevel *block) {
+    Var wave{row.name() + "_wave"}, rw{row.name() + "_rw"};
+    Var ic{i.name() + "_c"}, ii{i.name() + "_i"}, ik{i.name() + "_k"}, iu{i.name() + "_u"},
+        it{i.name() + "_t"}, iv{i.name() + "_v"};
+    const Expr rows_per_wave = max(1, (sh.wave_bytes / bytes) / max(n, 1));
+    const int T = sh.threads;
+    out.split(row, wave, rw, rows_per_wave, TailStrategy::GuardWithIf)
+        .split(i, ic, ii, sh.chunk, TailStrategy::GuardWithIf)
+        .split(ii, ik, it, T * V, TailStrategy::GuardWithIf)
+        .split(it, it, iv, V)
+        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .reorder(iv, iu, ik, it, ic, rw, wave)
+        .gpu_blocks(ic, rw)
+        .gpu_threads(it)
+        .vectorize(iv)
+        .unroll(iu);
+    *block = LoopLevel(out, ic);
+    return LoopLevel(out, wave);
+}
+
+// The second output of gpu_split_rows (rmsnorm's h), fused with out.
+inline void gpu_split_rows_with(Func f, Func out, const Var &i, const Var &row, const Expr &n,
+                                int bytes, const SplitShape &sh, int V) {
+    Var wave{row.name() + "_wave"}, rw{row.name() + "_rw"};
+    Var ic{i.name() + "_c"}, ii{i.name() + "_i"}, ik{i.name() + "_k"}, iu{i.name() + "_u"},
+        it{i.name() + "_t"}, iv{i.name() + "_v"};
+    const Expr rows_per_wave = max(1, (sh.wave_bytes / bytes) / max(n, 1));
+    const int T = sh.threads;
+    f.split(row, wave, rw, rows_per_wave, TailStrategy::GuardWithIf)
+        .split(i, ic, ii, sh.chunk, TailStrategy::GuardWithIf)
+        .split(ii, ik, it, T * V, TailStrategy::GuardWithIf)
+        .split(it, it, iv, V)
+        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .reorder(iv, iu, ik, it, ic, rw, wave)
+        .gpu_blocks(ic, rw)
+        .gpu_threads(it)
+        .vectorize(iv)
+        .unroll(iu)
+        .compute_with(out, iu);
+}
+
+// A statistic split across blocks: each block reduces one chunk of a row (gpu_block_partials)
+// into pc(c, row), written to global memory by a kernel of the wave (`wave`); s itself, the sum
+// of a row's few chunk partials, is then computed where it is read: at `final_at` (a block
+// level of its reader) by one thread a row (gpu_rows_final), or, where two kernels read it
+// (softmax's max, layernorm's mean), as its own small kernel of the wave (final_at undefined).
+inline void gpu_split_stat(Func s, const RVar &r, const LoopLevel &wave, const Var &row,
+                           const SplitShape &sh, int V, const LoopLevel *final_at) {
+    const std::string n = s.name();
+    RVar rc{n + "_rc"}, rk{n + "_rk"};
+    Var c{n + "_c"}, rt{n + "_rowt"}, rb{n + "_rowb"};
+    Func pc = s.update().split(r, rc, rk, sh.chunk).rfactor(rc, c);
+    Func pcw = pc.in();
+    pcw.compute_at(wave).reorder(c, row).gpu_blocks(c, row);
+    const LoopLevel pblock(pcw, c);
+    const RVar last = gpu_block_partials(pc, rk, pblock, sh.threads, V);
+    pc.compute_at(pblock);
+    pc.update().unroll(last, 8, TailStrategy::GuardWithIf);
+    if (final_at) {
+        s.update().unroll(rc, 4, TailStrategy::GuardWithIf);
+        Func sw = s.in();
+        sw.compute_at(*final_at).gpu_threads(row).store_in(MemoryType::GPUShared);
+        s.compute_at(sw, row).store_in(MemoryType::Register);
+    } else {
+        Func sw = s.in();
+        sw.compute_at(wave)
+            .split(row, rb, rt, 32, TailStrategy::GuardWithIf)
+            .gpu_blocks(rb)
+            .gpu_threads(rt);
+        s.compute_at(sw, rt);
+        s.update().unroll(rc, 4, TailStrategy::GuardWithIf);
+    }
+}
+
+}  // namespace fuselab::rows

@@ -1,0 +1,34 @@
+// block_row: one kernel, one row a block. 256 threads side by side over the row, each loading 16
+// bytes (4 float32, 8 bfloat16/float16) a step, 16 elements a thread in flight; the max and the sum
+// are each reduced inside the block (per thread in registers, per thread in shared memory, per lane
+// over the 8 warps, then one thread over the 32 lanes), 2.1 KB of shared memory. The row is read
+// three times (max, sum, output): from DRAM once, then from L1/L2 (a block's row is 16 KB at N =
+// 4096 float32). No intermediate in global memory: x read once from DRAM, out written once. ptxas
+// (sm_90, 128-register cap): 52 to 64 registers, no spills (4 blocks an SM). Bets on N = 1024 to
+// 16384, where a block's row stays in L1/L2 between the passes. CPU: rows in parallel tasks, each
+// row's max, exp(x - max) (a row-sized scratch buffer) and sum at the row, vectorized.
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: one kernel, one row a block, max and sum reduced in the block, x re-read from L1/L2
+#include "rows_common.h"
+#include "softmax.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Softmax, block_row) {
+    using namespace Halide;
+    if (target.has_gpu_feature()) {
+        const int T = 256, V = rows::vec_elems(g.x.type());
+        const LoopLevel block = rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+        rows::gpu_block_stat(g.mx, g.r.x, block, g.row, T, V);
+        rows::gpu_block_stat(g.sum, g.r.x, block, g.row, T, V);
+        rows::align_buffers(g.x, g.out);
+        g.out.specialize(rows::aligned_rows(V, g.x, g.out));
+    } else {
+        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target);
+        rows::cpu_stat(g.mx, g.r.x, row, target);
+        rows::cpu_row_stage(g.ex, g.i, row, target);
+        rows::cpu_stat(g.sum, g.r.x, row, target);
+    }
+}
+
+}  // namespace fuselab

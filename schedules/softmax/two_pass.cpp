@@ -1,0 +1,42 @@
+// two_pass: kernel 1 computes each row's statistics, the max and the sum of exp(x - max), one row a
+// block (the block_row reduction, x read twice: from DRAM, then from L1/L2), and writes the max and
+// 1/sum (8 bytes a row) to global memory; kernel 2 re-reads x from DRAM and normalizes (256 threads
+// a block, a row a block, 16-byte vectors). 2 kernels a call; traffic 2x + out (x read twice from
+// DRAM) plus 16M bytes of statistics; 2.1 KB of shared memory in kernel 1, at most 48 registers.
+// CPU: the same two parallel loops, one row a task.
+// Measured: not yet (the lead fills this in from the H200 run)
+// summary: row statistics (max, 1/sum) in one kernel, then a kernel that re-reads x
+#include "rows_common.h"
+#include "softmax.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Softmax, two_pass) {
+    using namespace Halide;
+    const Expr n = g.x.dim(0).extent();
+    // The output reads the max through its own copy (mxw), computed with inv by kernel 1.
+    Func mxw = g.mxf.in(g.ex.clone_in(g.out));
+    if (target.has_gpu_feature()) {
+        const int T = 256, V = rows::vec_elems(g.x.type());
+        const LoopLevel stats = rows::gpu_row_kernel(g.inv, g.row);
+        mxw.compute_root().gpu_blocks(g.row).compute_with(g.inv, g.row);
+        rows::gpu_block_stat(g.mx, g.r.x, stats, g.row, T, V);
+        rows::gpu_block_stat(g.sum, g.r.x, stats, g.row, T, V);
+        rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+        rows::align_buffers(g.x, g.out);
+        g.out.specialize(rows::aligned_rows(V, g.x, g.out));
+    } else {
+        // One row a task: compute_with over split rows made the statistics' bounds span the rest
+        // of the task's rows (recomputed for each row).
+        g.inv.compute_root().parallel(g.row);
+        mxw.compute_root().parallel(g.row).compute_with(g.inv, g.row);
+        // The CPU's NaN flag reads the max too (softmax.cpp).
+        g.bad.in(g.out).compute_root().parallel(g.row).compute_with(g.inv, g.row);
+        const LoopLevel row(g.inv, g.row);
+        rows::cpu_stat(g.mx, g.r.x, row, target);
+        rows::cpu_stat(g.sum, g.r.x, row, target);
+        rows::cpu_rows(g.out, g.i, g.row, n, target);
+    }
+}
+
+}  // namespace fuselab
