@@ -4,6 +4,9 @@
 # $1 (default build/), packed as .carry/bin.tar.xz (the PTX inside compresses 5x, and a call
 # carries 64 MiB at most). On the GPU machine, `bash gpu/carry.sh --unpack` puts them back:
 # .carry/{fuselab,fuselab_tests,libcupti.so.12} and python/fuselab/libfuselab.so.
+# It also copies the Liger-Kernel wheel of the row reductions' peers (peers/row_peers.py installs
+# it there with pip --no-index: the GPU machine has no network) from gpu/wheels/ (downloaded there
+# once if absent), checked against gpu/wheels/SHA256SUMS, to .carry/wheels/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ "${1:-}" = "--unpack" ]; then
@@ -18,5 +21,16 @@ cp "$root"/.venv/lib/python3*/site-packages/nvidia/cuda_cupti/lib/libcupti.so.12
 rm -rf "$root/.carry" && mkdir -p "$root/.carry"
 tar cJf "$root/.carry/bin.tar.xz" -C "$stage" .
 rm -rf "$stage"
+wheels="$root/gpu/wheels"
+liger=liger_kernel-0.8.5-py3-none-any.whl
+if [ ! -f "$wheels/$liger" ]; then
+    "$root/.venv/bin/pip" download liger-kernel==0.8.5 --no-deps -d "$wheels" > /dev/null 2>&1 ||
+        echo "carry.sh: could not download $liger; the liger peers will record why" >&2
+fi
+if [ -f "$wheels/$liger" ] && (cd "$wheels" && sha256sum --check --quiet SHA256SUMS); then
+    mkdir -p "$root/.carry/wheels" && cp "$wheels/$liger" "$root/.carry/wheels/"
+else
+    echo "carry.sh: no verified $liger in gpu/wheels/; not carried" >&2
+fi
 (cd "$root" && git rev-parse HEAD > .carry/commit && git status --porcelain > .carry/status)
 du -sh "$root/.carry"

@@ -8,12 +8,16 @@
 #   sanitize  every CUDA variant through compute-sanitizer (gpu/sanitize_cuda.py)
 #   fuselab   `fuselab bench --target cuda` (events and host), then its --cupti run (launches,
 #             kernel time) in a second process
+#   bench_rows  `fuselab bench --target cuda` of the row reductions alone (ROWS_BUDGET,
+#             ROWS_DEVICE_BUDGET: its timing budgets, default 0.2 and 0.1 s)
 #   peers     PyTorch peers (peers/peers.py: eager, compile, reduce-overhead, max-autotune,
 #             dynamic; cudnn.benchmark on; ~8 minutes, bounded by its --time-budget of 540 s);
 #             PEERS_ARGS passes arguments (e.g. --workload lists, --skip-autotune)
 #   peers1, peers2  the same in two device calls: the pointwise and stencil workloads (~2.5 min),
 #             then the convs with max-autotune (~6 min); each merges the halves there are into
 #             peers.json (peers.py --merge)
+#   peers_rows, peers_rows_autotune  the row reductions' peers (eager, compile, Liger; then
+#             max-autotune), each under PEERS_BUDGET seconds (default 420)
 #   torch     fuselab called from PyTorch and captured in CUDA graphs (peers/torch_bench.py)
 #   sweeps    the conv under several JIT register caps, and the launch-cost sweep (seed §1.5)
 #   ncu       Nsight Compute's DRAM bytes for every CUDA variant (gpu/ncu_run.sh), resumable
@@ -62,6 +66,8 @@ for part in "$@"; do
         step "Python package (numpy)"; tail -3 "$OUT/python.log"
         python3 tests/test_torch.py > "$OUT/torch_tests.log" 2>&1
         step "Python package (torch)"; tail -4 "$OUT/torch_tests.log"
+        FUSELAB_LIBRARY=python/fuselab/libfuselab.so python3 tests/test_rows.py > "$OUT/rows_tests.log" 2>&1
+        step "row reductions (Python, torch)"; tail -3 "$OUT/rows_tests.log"
         FUSELAB_LIBRARY=python/fuselab/libfuselab.so python3 tests/test_choose.py "$BIN/fuselab" > "$OUT/choose_tests.log" 2>&1
         step "pipeline-level calls (choose)"; tail -3 "$OUT/choose_tests.log"
         ;;
@@ -81,6 +87,16 @@ for part in "$@"; do
         "$BIN/fuselab" bench --target cuda --cupti --no-check --budget 0.05 --device-budget 0.01 \
             --json "$OUT/bench_cupti.json" 2>>"$OUT/bench_cuda.err" > "$OUT/bench_cupti.txt"
         step "bench --cupti"; grep -c MISMATCH "$OUT/bench_cupti.txt"
+        ;;
+    bench_rows)
+        # The row reductions alone: every strategy and storage type at the six GPU sizes, checked
+        # against float64 and timed (a shorter budget: 486 rows).
+        machine "_bench_rows"
+        # shellcheck disable=SC2086
+        "$BIN/fuselab" bench --target cuda --pipeline softmax --pipeline rmsnorm_residual \
+            --pipeline layernorm --budget "${ROWS_BUDGET:-0.2}" --device-budget "${ROWS_DEVICE_BUDGET:-0.1}" \
+            --json "$OUT/bench_rows.json" ${BENCH_ARGS:-} 2>"$OUT/bench_rows.err" > "$OUT/bench_rows.txt"
+        step bench_rows; tail -3 "$OUT/bench_rows.txt"
         ;;
     peers)
         machine "_peers"
@@ -102,6 +118,16 @@ for part in "$@"; do
         # shellcheck disable=SC2086
         python3 peers/peers.py --merge $halves --json "$OUT/peers.json" > "$OUT/peers.txt" 2>>"$OUT/$part.err"
         step "peers.json merge"; echo "from" "$halves"
+        ;;
+    peers_rows | peers_rows_autotune)
+        # The row reductions' peers (eager, compile static, Liger from the carried wheel), then
+        # max-autotune at N = 4096 and 65536 in a call of its own.
+        machine "_$part"
+        if [ "$part" = peers_rows ]; then sel="--skip-autotune"; else sel="--peer torch_compile_max_autotune"; fi
+        # shellcheck disable=SC2086
+        python3 peers/peers.py --workload rows $sel --time-budget "${PEERS_BUDGET:-420}" \
+            --json "$OUT/$part.json" ${PEERS_ARGS:-} 2>"$OUT/$part.err" > "$OUT/$part.txt"
+        step "$part"; tail -3 "$OUT/$part.txt"
         ;;
     torch)
         python3 peers/torch_bench.py --json "$OUT/torch_bench.json" 2>"$OUT/torch_bench.err" > "$OUT/torch_bench.txt"

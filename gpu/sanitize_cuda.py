@@ -32,7 +32,7 @@ ODD = {0: "1000003", 1: "1031x517", 3: "263x131x5x17"}  # by the number of x in 
 # Candidate sizes for the autoscheduled variants, smallest first, by the number of x in a size;
 # each variant takes the first its tiles fit (Halide's autoschedulers split without tail guards).
 AUTO_SIZES = {0: ["1048576", "16777216"], 1: ["1024x1024", "2048x2048", "4096x4096"], 3: []}
-PROGRESS = re.compile(r"^\s*\[\d+\] (\S+)/(\S+)/\S+ (\S+) \.\.\.$")
+PROGRESS = re.compile(r"^\s*\[\d+\] (\S+)/(\S+)/(?:cpu|cuda)(?:/\S+)? (\S+) \.\.\.$")
 REPORT = re.compile(r"^========= (Invalid|Race|Uninitialized|Barrier|Error|Warning|Program hit|"
                     r"Malloc|Cuda|Illegal|Out-of-range|Misaligned|Divergent|Hazard)")
 # memcheck, initcheck and synccheck end with "ERROR SUMMARY: N errors"; racecheck with
@@ -54,12 +54,13 @@ def tool_args(tool):
     return args
 
 
-def run(tool, fuselab, pipeline, schedules, size, log, check=True):
+def run(tool, fuselab, pipeline, schedules, size, log, check=True, dtype="float32"):
     """{variant: errors} for one process, attributed by the bench's progress lines; and whether
     the process ended cleanly (every variant reached, exit status 0 or 2)."""
     cmd = tool_args(tool) + [fuselab, "bench", "--target", "cuda", "--once",
                              "--check" if check else "--no-check",
-                             "--pipeline", pipeline, "--size", size, "--json", os.devnull]
+                             "--pipeline", pipeline, "--dtype", dtype, "--size", size,
+                             "--json", os.devnull]
     for s in schedules:
         cmd += ["--schedule", s]
     env = dict(os.environ, FUSELAB_DEVICE_ALLOCATION_REUSE="0", PYTHONUNBUFFERED="1")
@@ -149,7 +150,10 @@ def from_logs(args):
         for block in text.split("$ compute-sanitizer ")[1:]:
             cmd = block.splitlines()[0].split()
             pipeline = cmd[cmd.index("--pipeline") + 1]
+            dtype = cmd[cmd.index("--dtype") + 1] if "--dtype" in cmd else "float32"
             schedules = [cmd[i + 1] for i, a in enumerate(cmd) if a == "--schedule"]
+            if dtype != "float32":  # the variant's name: pipeline/schedule/dtype
+                schedules = [f"{sch}/{dtype}" for sch in schedules]
             if "# TIMED OUT" in block:
                 for sch in schedules:
                     timed_out.setdefault(f"{pipeline}/{sch}", set()).add(tool)
@@ -230,11 +234,11 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     listed = json.loads(subprocess.run([args.bin, "list", "--json", "--target", "cuda"],
                                        capture_output=True, text=True, check=True).stdout)
-    pipelines = {}
+    pipelines = {}  # by (pipeline, storage type): one bench process's variants
     for v in listed:
-        pipelines.setdefault(v["pipeline"], []).append(v)
+        pipelines.setdefault((v["pipeline"], v.get("dtype", "float32")), []).append(v)
     if args.pipelines:
-        pipelines = {p: vs for p, vs in pipelines.items() if p in args.pipelines.split(",")}
+        pipelines = {p: vs for p, vs in pipelines.items() if p[0] in args.pipelines.split(",")}
     if args.schedules:
         pipelines = {p: [v for v in vs if v["schedule"] in args.schedules.split(",")]
                      for p, vs in pipelines.items()}
@@ -247,24 +251,26 @@ def main():
     for tool in tools:
         open(os.path.join(args.out, f"{tool}.log"), "w").close()
 
-    def job(tool, pipeline, schedules, size, check):
+    def job(tool, key, schedules, size, check):
         """One group in one process; a group with any report (or a failure) is rerun one
         variant a process, so that each count is exactly one variant's."""
-        log = os.path.join(args.out, f"{tool}.{pipeline}.{'check' if check else 'auto'}.log")
-        errors, _, clean, bad, _ = run(tool, args.bin, pipeline, schedules, size, log, check)
+        pipeline, dtype = key
+        log = os.path.join(args.out, f"{tool}.{pipeline}.{dtype}.{'check' if check else 'auto'}.log")
+        errors, _, clean, bad, _ = run(tool, args.bin, pipeline, schedules, size, log, check, dtype)
         found = {}
         if clean and (errors == 0 or len(schedules) == 1):  # each count is one variant's
             found = {s: (errors, bad) for s in schedules}
         else:
             for s in schedules:
-                e, _, ok, bad1, _ = run(tool, args.bin, pipeline, [s], size, log, check)
+                e, _, ok, bad1, _ = run(tool, args.bin, pipeline, [s], size, log, check, dtype)
                 # A run that did not finish counts as failed, with what it reported.
                 found[s] = (e if ok else f"failed ({e})", bad1)
         with lock:
             for s, (e, b) in found.items():
-                results.setdefault(f"{pipeline}/{s}", {})[tool] = e
+                name = f"{pipeline}/{s}" + ("" if dtype == "float32" else f"/{dtype}")
+                results.setdefault(name, {})[tool] = e
                 if b:
-                    wrong.add(f"{pipeline}/{s}")
+                    wrong.add(name)
             print(f"{tool} {pipeline} ({len(schedules)} variants at {size}): done "
                   f"({time.time() - t0:.0f} s)", flush=True)
             write(args, results, wrong, t0)  # as it goes: a run cut short keeps what it did
@@ -285,7 +291,7 @@ def main():
                 jobs.append((tool, pipeline, hand, ODD[vs[0]["default_size"].count("x")], True))
             for v in vs:
                 if v["autoscheduler"]:
-                    size = auto_size[(pipeline, v["schedule"])]
+                    size = auto_size[(pipeline[0], v["schedule"])]
                     jobs.append((tool, pipeline, [v["schedule"]], size, False))
     # The processes mostly wait on the host (instrumentation, JIT): several at once on one GPU.
     with concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:

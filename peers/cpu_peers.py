@@ -11,6 +11,12 @@ numpy (c, y, x) array, conv weights are (K, C, 3, 3), blur3x3's `in` is (H+2, W+
 stencil_chain_kK's (H+K, W+K). S is fuselab's size string: N (16777216), WxH (4096x4096, the
 output's) or WxHxCxK (1920x1080x3x16).
 
+The row reductions (issue 23; peers/rowmath.py has their math): softmax x; rmsnorm_residual x,
+residual, w; layernorm x, w, b; S is NxM (row length first), x and residual are numpy (M, N), w
+and b (N,). Their inputs come in one storage type, read from the files: float32 `<f4`, float16
+`<f2`, bfloat16 `<u2` holding the bits (--dtype, where given, must agree), and the outputs are
+written in the same type (out; rmsnorm_residual also h, the residual sum x + residual).
+
 Run it with the project's .venv/bin/python (requirements.txt pins the peers); a Python without
 numpy gets one error line a peer. A peer whose package is missing gets its own error line.
 
@@ -26,6 +32,14 @@ warm-up), then batches until at least 5 are done and the budget (default 0.5 s a
 at most 100; median_us and min_us are per call over the batches. Every call writes into buffers
 allocated once, where the peer lets it (numpy's eager form allocates per operator: that is how it
 runs).
+
+Peers of the row reductions: numpy (vectorized, one thread: float32 math over whole arrays into
+buffers allocated once, bfloat16 widened from and rounded to its bits with integer operations,
+float16 through numpy's casts) and onnxruntime (Softmax opset 13 axis -1; LayerNormalization
+opset 17, stash_type 1; com.microsoft SkipSimplifiedLayerNormalization for rmsnorm_residual, its
+fourth output, the input + skip sum, requested as h; the weights as initializers; inputs and
+outputs bound once as OrtValues over the script's own buffers). Where the CPU provider has no
+kernel for the type (bfloat16 Softmax), the line is {"name", "error", "refused": true}.
 
 Peers:
 - numpy: eager, one pass per operator as the seed writes them (sigmoid is 1 / (1 + exp(-v)):
@@ -71,6 +85,8 @@ def parse_args(argv):
     ap.add_argument("--threads", type=int, default=default_threads(),
                     help="threads for the peers that take a count (default: this process's CPUs)")
     ap.add_argument("--peers", default="", help="comma-separated subset of peers to run")
+    ap.add_argument("--dtype", choices=["float32", "bfloat16", "float16"],
+                    help="row reductions: the storage type the inputs must be in (default: theirs)")
     return ap.parse_args(argv)
 
 
@@ -87,6 +103,9 @@ except ImportError as e:  # a Python without numpy (not the project's .venv): ev
         print(json.dumps({"name": _name, "error": f"numpy is not importable by {sys.executable}: {e} "
                           "(run this script with the project's .venv/bin/python)"}), flush=True)
     sys.exit(0)
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import rowmath  # noqa: E402  (peers/rowmath.py, beside this script: the row reductions)
 
 F32 = np.float32
 MIN_BATCH_S = 20e-3
@@ -138,6 +157,12 @@ INPUTS = {
 }
 OUTPUTS = {"branches": ["out1", "out2"], "branches_indep": ["out1", "out2"],
            "two_convs": ["out1", "out2"], "two_convs_indep": ["out1", "out2"]}
+INPUTS.update({wl: list(rowmath.INPUTS[wl]) for wl in rowmath.PIPELINES})
+OUTPUTS.update({wl: list(rowmath.OUTPUTS[wl]) for wl in rowmath.PIPELINES})
+
+
+class Refused(Exception):
+    """A peer that cannot run this workload in this storage type: its own words, a refusal."""
 
 
 def stencil_k(workload):
@@ -146,6 +171,11 @@ def stencil_k(workload):
 
 def expected_shapes(workload, size):
     """numpy shapes of the inputs and outputs for fuselab's size string."""
+    if rowmath.is_row(workload):
+        n, m = rowmath.parse_size(size)
+        sh = rowmath.shapes(workload, n, m)
+        return ({a: sh[a] for a in rowmath.INPUTS[workload]},
+                {a: sh[a] for a in rowmath.OUTPUTS[workload]})
     dims = [int(v) for v in size.split("x")]
     if workload in ("add_relu", "pointwise_chain", "branches", "branches_indep"):
         (n,) = dims
@@ -175,7 +205,104 @@ def expected_shapes(workload, size):
 # `call` computes every output once; `outputs()` returns {name: array} after a call.
 
 
+def numpy_rows(wl, x, dtype):
+    """The row reductions in numpy: float32 math, whole-array operations into buffers allocated
+    once, reductions along the contiguous row (numpy sums those pairwise)."""
+    m, n = x["x"].shape
+    f32 = dtype == "float32"
+    st = rowmath.STORAGE[dtype]
+    widen, narrow = rowmath.widen, rowmath.narrow
+    scratch = np.empty((m, n), np.uint32) if dtype == "bfloat16" else None
+    t = np.empty((m, n), F32)
+    col = np.empty((m, 1), F32)
+    inv_n = F32(1.0 / n)
+    res = {name: np.empty((m, n), st) for name in rowmath.OUTPUTS[wl]}
+    out = res["out"]
+    xs = x["x"]
+    xf = xs if f32 else np.empty((m, n), F32)
+    conv = "" if f32 else ("; bfloat16 widened and rounded (to nearest even) with integer operations"
+                           if dtype == "bfloat16" else "; float16 through numpy's casts")
+    if wl == "softmax":
+        def call():
+            if not f32:
+                widen(xs, dtype, out=xf)
+            np.max(xf, axis=1, keepdims=True, out=col)
+            np.subtract(xf, col, out=t)
+            np.exp(t, out=t)
+            np.sum(t, axis=1, keepdims=True, out=col)
+            np.divide(F32(1), col, out=col)
+            if f32:
+                np.multiply(t, col, out=out)
+            else:
+                np.multiply(t, col, out=t)
+                narrow(t, dtype, out=out, scratch=scratch)
+
+        note = "max, x - max, exp, sum, x reciprocal: float32, one pass per operator"
+    elif wl == "rmsnorm_residual":
+        rs, ws, h = x["residual"], x["w"], res["h"]
+        wf = np.empty(n, F32)
+        eps = F32(rowmath.EPS[wl])
+
+        def call():
+            if f32:
+                np.add(xs, rs, out=h)
+                hf = h
+            else:
+                widen(xs, dtype, out=xf)
+                widen(rs, dtype, out=t)
+                np.add(xf, t, out=xf)
+                narrow(xf, dtype, out=h, scratch=scratch)  # h as torch's x + residual in the type
+                hf = widen(h, dtype, out=xf)  # the normalization reads h as rounded
+            w = widen(ws, dtype, out=wf)
+            np.multiply(hf, hf, out=t)
+            np.sum(t, axis=1, keepdims=True, out=col)
+            np.multiply(col, inv_n, out=col)
+            np.add(col, eps, out=col)
+            np.sqrt(col, out=col)
+            np.divide(F32(1), col, out=col)
+            np.multiply(hf, col, out=t)
+            if f32:
+                np.multiply(t, w, out=out)
+            else:
+                np.multiply(t, w, out=t)
+                narrow(t, dtype, out=out, scratch=scratch)
+
+        note = "h = x + residual, then sum h^2, rsqrt, h x rstd x w: float32, one pass per operator"
+    else:
+        ws, bs = x["w"], x["b"]
+        wf, bf = np.empty(n, F32), np.empty(n, F32)
+        sq = np.empty((m, n), F32)
+        col2 = np.empty((m, 1), F32)
+        eps = F32(rowmath.EPS[wl])
+
+        def call():
+            if not f32:
+                widen(xs, dtype, out=xf)
+            w, b = widen(ws, dtype, out=wf), widen(bs, dtype, out=bf)
+            np.sum(xf, axis=1, keepdims=True, out=col)
+            np.multiply(col, inv_n, out=col)
+            np.subtract(xf, col, out=t)
+            np.multiply(t, t, out=sq)
+            np.sum(sq, axis=1, keepdims=True, out=col2)
+            np.multiply(col2, inv_n, out=col2)
+            np.add(col2, eps, out=col2)
+            np.sqrt(col2, out=col2)
+            np.divide(F32(1), col2, out=col2)
+            np.multiply(t, col2, out=t)
+            np.multiply(t, w, out=t)
+            if f32:
+                np.add(t, b, out=out)
+            else:
+                np.add(t, b, out=t)
+                narrow(t, dtype, out=out, scratch=scratch)
+
+        note = "mean, x - mean, mean of squares, rsqrt, x w + b: float32, two-pass, one pass per operator"
+    return call, lambda: res, note + conv + " (numpy " + np.__version__ + ")", 1
+
+
 def numpy_peer(wl, x, outs, threads):
+    if rowmath.is_row(wl):
+        return numpy_rows(wl, x, ROW_DTYPE)
     if wl == "add_relu":
         a, b = x["a"], x["b"]
         res = {}
@@ -263,6 +390,8 @@ def numpy_peer(wl, x, outs, threads):
 
 
 def numexpr_peer(wl, x, outs, threads):
+    if rowmath.is_row(wl):
+        return None
     import numexpr as ne
 
     ne.set_num_threads(threads)
@@ -415,7 +544,77 @@ def feed_of(wl, x):
     return {name: x[name] for name in INPUTS[wl]}
 
 
+ONNX_TYPE = {"float32": 1, "float16": 10, "bfloat16": 16}  # TensorProto.FLOAT, FLOAT16, BFLOAT16
+
+
+def row_onnx_model(wl, x, dtype):
+    """(model bytes, {input name: (array, shape)}, {output name: shape}) of a row reduction: one
+    ONNX Runtime node, the weights as initializers."""
+    from onnx import helper
+
+    tp = ONNX_TYPE[dtype]
+    m, n = x["x"].shape
+    vi = lambda name, shape: helper.make_tensor_value_info(name, tp, list(shape))  # noqa: E731
+    init = lambda name: helper.make_tensor(name, tp, [n], np.ascontiguousarray(x[name]).tobytes(), raw=True)  # noqa: E731
+    if wl == "softmax":
+        rows = (m, n)
+        nodes = [helper.make_node("Softmax", ["x"], ["out"], axis=-1)]
+        ins, outs, inits, opsets = {"x": rows}, {"out": rows}, [], [("", 13)]
+    elif wl == "layernorm":
+        rows = (m, n)
+        nodes = [helper.make_node("LayerNormalization", ["x", "w", "b"], ["out"], axis=-1,
+                                  epsilon=rowmath.EPS[wl], stash_type=1)]
+        ins, outs, inits, opsets = {"x": rows}, {"out": rows}, [init("w"), init("b")], [("", 17)]
+    else:  # input (batch, sequence, hidden); outputs output, mean, inv_std_var, input_skip_bias_sum
+        rows = (1, m, n)
+        nodes = [helper.make_node("SkipSimplifiedLayerNormalization", ["x", "residual", "w"],
+                                  ["out", "", "", "h"], domain="com.microsoft", epsilon=rowmath.EPS[wl])]
+        ins, outs, inits = {"x": rows, "residual": rows}, {"out": rows, "h": rows}, [init("w")]
+        opsets = [("", 17), ("com.microsoft", 1)]
+    graph = helper.make_graph(nodes, wl, [vi(k, s) for k, s in ins.items()],
+                              [vi(k, s) for k, s in outs.items()], initializer=inits)
+    model = helper.make_model(graph, opset_imports=[helper.make_opsetid(d, v) for d, v in opsets])
+    model.ir_version = 8
+    return model.SerializeToString(), ins, outs
+
+
+def onnxruntime_rows(wl, x, threads, dtype):
+    import onnxruntime as ort
+
+    model, ins, outs = row_onnx_model(wl, x, dtype)
+    so = ort.SessionOptions()
+    so.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
+    so.intra_op_num_threads = threads
+    so.inter_op_num_threads = 1
+    so.execution_mode = ort.ExecutionMode.ORT_SEQUENTIAL
+    op = {"softmax": "Softmax", "layernorm": "LayerNormalization",
+          "rmsnorm_residual": "com.microsoft SkipSimplifiedLayerNormalization"}[wl]
+    try:
+        sess = ort.InferenceSession(model, so, providers=["CPUExecutionProvider"])
+    except Exception as e:  # no kernel for this type on the CPU provider
+        if "NOT_IMPLEMENTED" in str(e) or "Could not find an implementation" in str(e):
+            raise Refused(f"onnxruntime {ort.__version__} CPU provider has no {dtype} kernel for {op}: "
+                          f"{str(e).strip()[:300]}") from None
+        raise
+    io = sess.io_binding()
+    tp = ONNX_TYPE[dtype]
+    keep = []  # the arrays the bound OrtValues point into
+    for name, shape in ins.items():
+        arr = np.ascontiguousarray(x[name]).reshape(shape)
+        keep.append(arr)
+        io.bind_ortvalue_input(name, ort.OrtValue.ortvalue_from_numpy_with_onnx_type(arr, tp))
+    res = {name: np.empty(x["x"].shape, rowmath.STORAGE[dtype]) for name in outs}
+    for name, shape in outs.items():
+        io.bind_ortvalue_output(name, ort.OrtValue.ortvalue_from_numpy_with_onnx_type(res[name].reshape(shape), tp))
+    call = lambda: sess.run_with_iobinding(io)  # noqa: E731
+    return (call, lambda: res,
+            f"onnxruntime {ort.__version__} {op} ({dtype}), CPU provider, ORT_ENABLE_ALL, {threads} intra-op "
+            f"threads, IOBinding over the script's buffers", threads)
+
+
 def onnxruntime_peer(wl, x, outs, threads):
+    if rowmath.is_row(wl):
+        return onnxruntime_rows(wl, x, threads, ROW_DTYPE)
     import onnxruntime as ort
 
     built = onnx_model(wl, x)
@@ -445,6 +644,8 @@ def onnxruntime_peer(wl, x, outs, threads):
 
 
 def opencv_peer(wl, x, outs, threads):
+    if rowmath.is_row(wl):
+        return None
     import cv2
 
     cv2.setNumThreads(threads)
@@ -511,14 +712,27 @@ PEERS = [("numpy", numpy_peer), ("numexpr", numexpr_peer), ("onnxruntime", onnxr
          ("opencv", opencv_peer)]
 
 
+ROW_DTYPE = None  # a row reduction's storage type, from its input files
+
+
 def main():
+    global ROW_DTYPE
     wl, size = ARGS.workload, ARGS.size
     in_shapes, out_shapes = expected_shapes(wl, size)
+    row = rowmath.is_row(wl)
     x = {}
     for name, shape in in_shapes.items():
         path = os.path.join(ARGS.dir, name + ".npy")
         arr = np.load(path)
-        if arr.dtype != F32:
+        if row:
+            dt = rowmath.dtype_of(arr.dtype)
+            if dt is None or (ROW_DTYPE or ARGS.dtype or dt) != dt:
+                want = ROW_DTYPE or ARGS.dtype
+                raise SystemExit(f"cpu_peers: {path} is {arr.dtype}, expected "
+                                 + (f"{rowmath.STORAGE[want].str} ({want})" if want else
+                                    "<f4 (float32), <f2 (float16) or <u2 (bfloat16 bits)"))
+            ROW_DTYPE = dt
+        elif arr.dtype != F32:
             raise SystemExit(f"cpu_peers: {path} is {arr.dtype}, expected float32")
         if tuple(arr.shape) != tuple(shape):
             raise SystemExit(f"cpu_peers: {path} has shape {arr.shape}, expected {shape} for {wl} {size}")
@@ -534,15 +748,22 @@ def main():
             call, outputs, note, threads = peer
             call()  # the first call: warm-up and the outputs' shapes
             got = outputs()
+            want = rowmath.STORAGE[ROW_DTYPE] if row else np.dtype(F32)
             for oname, shape in out_shapes.items():
-                if tuple(got[oname].shape) != tuple(shape) or got[oname].dtype != F32:
+                if tuple(got[oname].shape) != tuple(shape) or got[oname].dtype != want:
                     raise RuntimeError(f"output {oname} is {got[oname].dtype} {got[oname].shape}, "
-                                       f"expected float32 {shape}")
+                                       f"expected {ROW_DTYPE or 'float32'} ({want}) {shape}")
             median, fastest, repeats, calls = time_host(call, ARGS.budget)
             for oname in out_shapes:
                 np.save(os.path.join(ARGS.dir, f"{name}.{oname}.npy"), np.ascontiguousarray(outputs()[oname]))
             rec = {"name": name, "median_us": median * 1e6, "min_us": fastest * 1e6, "repeats": repeats,
                    "calls_per_repeat": calls, "threads": threads, "note": note}
+            if row:
+                rec["dtype"] = ROW_DTYPE
+        except Refused as e:  # a documented limit of the peer, in its own words
+            rec = {"name": name, "error": str(e), "refused": True}
+            if row:
+                rec["dtype"] = ROW_DTYPE
         except Exception as e:  # a peer that fails says so in its line; the others still run
             print(traceback.format_exc(), file=sys.stderr)
             rec = {"name": name, "error": f"{type(e).__name__}: {e}"}

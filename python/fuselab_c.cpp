@@ -45,7 +45,7 @@ int32_t checked_int32(int64_t v, const std::string &what) {
 void describe(const fuselab_arg &a, const std::string &who, Described &d) {
     const std::string what = who + ": argument '" + std::string(a.name ? a.name : "?") + "'";
     if (a.ndim < 0 || a.ndim > 16) throw Error(what + " has rank " + std::to_string(a.ndim));
-    if (a.bits <= 0 || a.bits > 64 || a.type_code < 0 || a.type_code > 3)
+    if (a.bits <= 0 || a.bits > 64 || a.type_code < 0 || a.type_code > 4)
         throw Error(what + " has an unknown element type");
     d.dims.resize(a.ndim);
     for (int i = 0; i < a.ndim; i++) {
@@ -53,7 +53,10 @@ void describe(const fuselab_arg &a, const std::string &who, Described &d) {
         d.dims[i] = halide_dimension_t(0, checked_int32(a.shape[j], what + " extent"),
                                        checked_int32(a.strides[j], what + " stride"));
     }
-    d.buf.type = halide_type_t(static_cast<halide_type_code_t>(a.type_code), a.bits);
+    // bfloat16 as Halide's bfloat code (DLPack's kDLBfloat): the same bytes as the uint16 bits
+    // every bfloat16 variant takes (registry.h), so it is described as those.
+    const int code = a.type_code == halide_type_bfloat && a.bits == 16 ? halide_type_uint : a.type_code;
+    d.buf.type = halide_type_t(static_cast<halide_type_code_t>(code), a.bits);
     d.buf.dimensions = a.ndim;
     d.buf.dim = d.dims.data();
     if (a.device == 1) {
@@ -67,17 +70,83 @@ void describe(const fuselab_arg &a, const std::string &who, Described &d) {
     }
 }
 
+// A variant's record from the registry alone (pipeline, schedule, target, kind, summary and its
+// arguments), for when describe.h cannot describe it (a pipeline whose workload is not
+// registered yet): the package still loads, and calls it.
+nlohmann::json bare_record(const fuselab::Variant &v) {
+    nlohmann::json args = nlohmann::json::array();
+    const halide_filter_metadata_t *md = v.metadata();
+    for (int i = 0; i < md->num_arguments; i++) {
+        const halide_filter_argument_t &a = md->arguments[i];
+        if (a.kind == halide_argument_kind_input_scalar) continue;
+        args.push_back({{"name", a.name},
+                        {"kind", a.kind == halide_argument_kind_output_buffer ? "output" : "input"},
+                        {"type", fuselab::type_name(a.type)},
+                        {"dimensions", a.dimensions}});
+    }
+    return {{"pipeline", v.pipeline}, {"schedule", v.schedule}, {"target", v.target},
+            {"kind", v.kind},         {"summary", v.summary},   {"autoscheduler", v.autoscheduler},
+            {"limit", nullptr},       {"kernels", v.kernels >= 0 ? nlohmann::json(v.kernels) : nlohmann::json()},
+            {"intermediates", nullptr}, {"arguments", args}, {"cuda_kernels", nlohmann::json::array()}};
+}
+
+// The variants' records (describe.h), each with its storage type and full name from the
+// registry, which lists them in the same order.
+std::string variant_records() {
+    const auto &vs = fuselab::variants();
+    nlohmann::json all;
+    try {
+        all = nlohmann::json::parse(fuselab::variants_json());
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "fuselab: describing the variants failed (%s); listing them bare\n",
+                     e.what());
+        all = nlohmann::json::array();
+        for (const fuselab::Variant &v : vs) all.push_back(bare_record(v));
+    }
+    if (!all.is_array() || all.size() != vs.size()) return all.dump(1);  // (never: one list)
+    for (size_t i = 0; i < vs.size(); i++) {
+        all[i]["dtype"] = vs[i].dtype && *vs[i].dtype ? vs[i].dtype : "float32";
+        all[i]["name"] = vs[i].name();
+    }
+    return all.dump(1);
+}
+
 }  // namespace
 
 extern "C" const char *fuselab_info(void) {
     static const std::string info = [] {
         const fuselab::CudaStatus &s = fuselab::cuda_status();
         nlohmann::json cuda = {{"usable", s.usable}, {"reason", s.reason}, {"device", s.device}};
-        return "{\"variants\": " + fuselab::variants_json() +
-               ",\n\"workloads\": " + fuselab::workloads_json() + ",\n\"cuda\": " + cuda.dump() +
-               "}";
+        std::string workloads;
+        try {
+            workloads = fuselab::workloads_json();
+        } catch (const std::exception &e) {
+            std::fprintf(stderr, "fuselab: describing the workloads failed (%s)\n", e.what());
+            workloads = "[]";
+        }
+        return "{\"variants\": " + variant_records() +
+               ",\n\"workloads\": " + workloads + ",\n\"cuda\": " + cuda.dump() +
+               ",\n\"dtypes\": [\"float32\", \"bfloat16\", \"float16\"]}";
     }();
     return info.c_str();
+}
+
+extern "C" int fuselab_find_variant(const char *pipeline, const char *schedule, const char *target,
+                                    const char *dtype, char *err, size_t err_len) {
+    try {
+        const fuselab::Variant &v = fuselab::find_variant(
+            pipeline ? pipeline : "", schedule ? schedule : "", target ? target : "",
+            dtype && *dtype ? dtype : "float32");
+        int index = 0;
+        for (const fuselab::Variant &w : fuselab::variants()) {
+            if (&w == &v) return index;
+            index++;
+        }
+        throw Error("fuselab_find_variant: " + v.name() + " is not in the registry");
+    } catch (const std::exception &e) {
+        fail(err, err_len, e.what());
+        return -1;
+    }
 }
 
 extern "C" int fuselab_invoke(int index, int nargs, const fuselab_arg *args, void *stream,
@@ -164,6 +233,7 @@ extern "C" int fuselab_choose(const char *pipeline, const char *target, int narg
         const std::string text = nlohmann::json{{"index", index},
                                                 {"variant", c.variant->name()},
                                                 {"schedule", c.variant->schedule},
+                                                {"dtype", c.variant->dtype},
                                                 {"source", c.source},
                                                 {"reason", c.reason}}
                                      .dump();

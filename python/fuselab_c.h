@@ -18,7 +18,11 @@ extern "C" {
 
 /* One argument, in numpy's and PyTorch's order: shape and strides outermost first, strides in
  * elements. `data` is a host pointer, or a CUdeviceptr of the device's primary context when
- * `device` is 1. */
+ * `device` is 1. The element type is (type_code, bits), as halide_type_t has it: the storage
+ * types are float32 (2, 32), float16 (2, 16) and bfloat16 as its bits, (1, 16): uint16 holding
+ * the bytes torch.bfloat16 stores, which is how every bfloat16 variant takes it. Halide's own
+ * bfloat16 code (4, 16), as DLPack and some frameworks describe such an array, is taken as
+ * (1, 16), the same bytes. */
 typedef struct fuselab_arg {
     const char *name;
     void *data;
@@ -26,13 +30,23 @@ typedef struct fuselab_arg {
     int32_t ndim;
     const int64_t *shape;
     const int64_t *strides;
-    int32_t type_code; /* halide_type_code_t: 0 int, 1 uint, 2 float */
+    int32_t type_code; /* halide_type_code_t: 0 int, 1 uint, 2 float, 4 bfloat (taken as uint) */
     int32_t bits;
 } fuselab_arg;
 
-/* Everything registered, as JSON: {"variants": [...], "workloads": [...], "cuda": {...}}. The
- * string lives as long as the library. */
+/* Everything registered, as JSON: {"variants": [...], "workloads": [...], "cuda": {...},
+ * "dtypes": ["float32", "bfloat16", "float16"]}. Each variant record carries its "dtype" (the
+ * storage type of its arguments) and its "name" ("add_relu/fused/cuda"; a storage type other
+ * than float32 is a fourth part: "softmax/block_row/cuda/bfloat16"); its position in "variants"
+ * is the index fuselab_invoke takes. The string lives as long as the library. */
 FUSELAB_C_API const char *fuselab_info(void);
+
+/* The index (for fuselab_invoke) of the variant (pipeline, schedule, target, dtype); dtype NULL
+ * or "" is "float32". -1 when there is none, with the runtime's message in `err` saying what
+ * exists (the schedules of that pipeline and target, or its storage types). */
+FUSELAB_C_API int fuselab_find_variant(const char *pipeline, const char *schedule,
+                                       const char *target, const char *dtype, char *err,
+                                       size_t err_len);
 
 /* Runs variant `index` (its position in fuselab_info's "variants") on `args`, on `stream` (a
  * CUstream; 0: the legacy default stream). Device memory is used in place, on the stream, with
@@ -47,9 +61,10 @@ FUSELAB_C_API int fuselab_output_shapes(const char *pipeline, int nargs, const f
                           size_t json_len, char *err, size_t err_len);
 
 /* The strategy of `pipeline` for these arguments on `target` ("cpu", "cuda" or "auto"), as
- * choose.h chooses it (a tuning record, else with `tune` 1 or FUSELAB_TUNE=1 every strategy timed
- * now on these buffers, else the cost model), as JSON {"index": I (for fuselab_invoke),
- * "variant": "p/s/t", "schedule": s, "source": ..., "reason": ...} in `json`. Every argument,
+ * choose.h chooses it among the variants of the arguments' storage type (a tuning record, else
+ * with `tune` 1 or FUSELAB_TUNE=1 every strategy timed now on these buffers, else the cost
+ * model), as JSON {"index": I (for fuselab_invoke), "variant": "p/s/t" (or "p/s/t/dtype"),
+ * "schedule": s, "dtype": d, "source": ..., "reason": ...} in `json`. Every argument,
  * outputs included, is described and validated as fuselab_invoke would; their data are read (and
  * the outputs written) only when tuning. */
 FUSELAB_C_API int fuselab_choose(const char *pipeline, const char *target, int nargs,

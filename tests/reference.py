@@ -20,14 +20,27 @@ WORKLOADS.md (reference.error <= Pipeline.tolerance) beside it. Where the refere
 NaN or infinite (special inputs), the output must be the same: NaN for NaN, the same infinity.
 
 Argument names live in ARG_NAMES below (one place to change them).
+
+The row pipelines (softmax, rmsnorm_residual, layernorm; ROW_PIPELINES) come in storage types
+(DTYPES: float32, bfloat16, float16). Their size is "NxM" (N the row length, Halide's order);
+their arrays are numpy [M][N] rows and [N] vectors of the storage type (bfloat16 as uint16
+holding its bits, or ml_dtypes.bfloat16), and everything about them takes the type:
+
+    p = reference.PIPELINES["rmsnorm_residual"]
+    inputs = p.inputs(rng, (1000, 3), "bfloat16")       # uint16 bits, already rounded
+    ref = p.reference(inputs)                           # float64 from those values; h as rounded
+    ok, msg = reference.check(p, out, ref["out"], (1000, 3), "out")   # dtype from out's
+    ok, msg = reference.check_h(h, inputs["x"], inputs["residual"])   # bit for bit
 """
+import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, Optional, Tuple
 
 import numpy as np
 
-__all__ = ["PIPELINES", "Pipeline", "ARG_NAMES", "error", "passes", "check", "parse_size",
-           "format_size", "SPECIAL_PIPELINES"]
+__all__ = ["PIPELINES", "Pipeline", "RowPipeline", "ARG_NAMES", "error", "passes", "check",
+           "check_h", "parse_size", "format_size", "SPECIAL_PIPELINES", "ROW_PIPELINES", "DTYPES",
+           "to_storage", "widen", "storage_dtype", "round_sum"]
 
 # pipeline -> (input names, output names), in the generator's argument order.
 ARG_NAMES = {
@@ -43,6 +56,9 @@ ARG_NAMES = {
     "two_convs": (("input", "weights1", "bias1", "weights2", "bias2"), ("out1", "out2")),
     "two_convs_indep": (("input1", "input2", "weights1", "bias1", "weights2", "bias2"),
                         ("out1", "out2")),
+    "softmax": (("x",), ("out",)),
+    "rmsnorm_residual": (("x", "residual", "w"), ("out", "h")),
+    "layernorm": (("x", "w", "b"), ("out",)),
 }
 
 TOLERANCE = 1e-5
@@ -78,10 +94,12 @@ REFERENCE_CHUNK = 1 << 20  # elements of a 1-D pipeline's reference computed at 
 CHECK_CHUNK = 1 << 17  # elements compared at a time: temporaries in cache (5x faster than 2^22)
 
 
-def check(pipeline, out, ref, size, output=None):
+def check(pipeline, out, ref, size, output=None, dtype=None):
     """(ok, message): `out` (any float array) against the float64 reference `ref` of
     `pipeline` (a name or a Pipeline) at `size`, for the output named `output` (None: the
-    loosest bound of the pipeline's outputs). ok when every element passes and the norm does:
+    loosest bound of the pipeline's outputs). A row pipeline's bounds and norm tolerance are its
+    storage type's: `dtype`, else the type `out` holds (storage_dtype: a uint16 array is bfloat16
+    bits, widened to compare). ok when every element passes and the norm does:
 
     - an element passes when both are finite and |o - r| <= atol + rtol * |r| (float64;
       Pipeline.bounds), or both are the same infinity, or both are NaN (the reference is NaN or
@@ -93,9 +111,22 @@ def check(pipeline, out, ref, size, output=None):
     how many elements fail; on success it gives the worst element's share of its bound and the
     norm error."""
     p = PIPELINES[pipeline] if isinstance(pipeline, str) else pipeline
-    atol, rtol = p.bounds(size, output)
-    what = f"{p.name} output '{output}'" if output else f"{p.name} output"
     out = np.asarray(out)
+    tolerance = p.tolerance
+    if isinstance(p, RowPipeline):
+        dtype = dtype or storage_dtype(out)
+        if dtype is None:
+            return False, (f"{p.name} output '{output}' has dtype {out.dtype}, expected one of "
+                           f"{', '.join(DTYPES)}")
+        atol, rtol = p.bounds(size, output, dtype)
+        tolerance = p.tolerance_of(dtype)
+        what = f"{p.name} ({dtype}) output '{output}'" if output else f"{p.name} ({dtype}) output"
+        if storage_dtype(out) != dtype:
+            return False, f"{what} has dtype {out.dtype}, expected {dtype}"
+        out = widen(out, np.float32)
+    else:
+        atol, rtol = p.bounds(size, output)
+        what = f"{p.name} output '{output}'" if output else f"{p.name} output"
     ref = np.asarray(ref, dtype=np.float64)
     if out.shape != ref.shape:
         return False, f"{what} has shape {out.shape}, expected {ref.shape}"
@@ -149,7 +180,7 @@ def check(pipeline, out, ref, size, output=None):
             sq_diff += float(np.dot(d, d))
             sq_ref += float(np.dot(rf, rf))
     norm = (np.sqrt(sq_diff) / max(np.sqrt(sq_ref), np.sqrt(n_finite))) if n_finite else 0.0
-    norm_ok = bool(norm <= p.tolerance)
+    norm_ok = bool(norm <= tolerance)
 
     def at(flat):
         idx = np.unravel_index(flat, ref.shape) if ref.ndim > 1 else (flat,)
@@ -168,10 +199,10 @@ def check(pipeline, out, ref, size, output=None):
                + (f" ({nan_out} NaN where the reference is not: unwritten or poisoned)"
                   if nan_out else "")
                + f"; {'first non-finite mismatch' if first_nonfinite is not None else 'worst'} "
-               f"at {at(flat)}; norm error {norm:.3g} (tolerance {p.tolerance:g})")
+               f"at {at(flat)}; norm error {norm:.3g} (tolerance {tolerance:g})")
         return False, msg
     if not norm_ok:
-        return False, (f"{what}: norm error {norm:.3g} > {p.tolerance:g} although every element "
+        return False, (f"{what}: norm error {norm:.3g} > {tolerance:g} although every element "
                        f"is within {bounds}; worst at {at(worst[1])}")
     share = f"worst element at {worst[0]:.2f} of its bound" if worst[1] is not None else \
         "no finite element"
@@ -540,5 +571,220 @@ def _build():
     return {p.name: p for p in ps}
 
 
+
+# ---- row pipelines, in storage types ----------------------------------------------------------
+
+DTYPES = ("float32", "bfloat16", "float16")
+ROW_PIPELINES = ("softmax", "rmsnorm_residual", "layernorm")
+# The norm's tolerance per storage type (WORKLOADS.md, "Row reductions").
+ROW_TOLERANCE = {"float32": 1e-5, "bfloat16": 1e-2, "float16": 2e-3}
+RMS_EPS = 1e-6
+LN_EPS = 1e-5
+U32 = 2.0 ** -24  # float32's unit roundoff: one correct rounding is off by at most U32 |r|
+# Each storage type's unit roundoff (its one rounding of an output; float32's is in the math's
+# bound) and the absolute error of a result at the bottom of its range: FLT_MIN for float32 and
+# bfloat16 (the same exponent range; CUDA flushes float32 denormals), float16's subnormal step
+# 2^-24 (a result below 2^-14, such as softmax's 1/N at N = 65537, rounds to a multiple of it).
+ROUNDOFF = {"float32": 0.0, "bfloat16": 2.0 ** -8, "float16": 2.0 ** -11}
+TINY = {"float32": FLT_MIN, "bfloat16": FLT_MIN, "float16": 2.0 ** -24}
+
+
+def storage_dtype(a):
+    """The storage type a numpy array holds: float32, float16, bfloat16 (uint16 bits or
+    ml_dtypes.bfloat16); None for any other."""
+    dt = np.asarray(a).dtype
+    if dt == np.float32:
+        return "float32"
+    if dt == np.float16:
+        return "float16"
+    if dt == np.uint16 or (dt.kind == "V" and dt.itemsize == 2 and dt.name == "bfloat16"):
+        return "bfloat16"
+    return None
+
+
+def to_storage(a, dtype):
+    """float values (any float array) rounded to the storage type, once, to nearest even (from
+    float32: what the kernels round): float32, float16, or bfloat16 as uint16 bits (NaN stays a
+    quiet NaN of its sign, 0x7fc0)."""
+    f = np.asarray(a, dtype=np.float32)
+    if dtype == "float32":
+        return f.copy() if f is a else f
+    if dtype == "float16":
+        with np.errstate(over="ignore"):
+            return f.astype(np.float16)
+    if dtype != "bfloat16":
+        raise ValueError(f"unknown storage type {dtype!r}")
+    u = f.view(np.uint32)
+    rounded = ((u + np.uint32(0x7FFF) + ((u >> np.uint32(16)) & np.uint32(1))) >> np.uint32(16))
+    nan = np.isnan(f)
+    bits = rounded.astype(np.uint16)
+    if nan.any():
+        bits[nan] = ((u[nan] >> np.uint32(16)) & np.uint32(0x8000)).astype(np.uint16) | np.uint16(0x7FC0)
+    return bits
+
+
+def widen(a, to=np.float64):
+    """A storage array's values as `to` (float64, or float32: exact for every storage type):
+    uint16 arrays are bfloat16 bits."""
+    a = np.asarray(a)
+    if a.dtype == np.uint16:
+        return (a.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(to)
+    return a.astype(to)
+
+
+def round_sum(x, residual):
+    """h = x + residual in the storage type of x (each widened to float32, added in float32,
+    rounded once to the type): the bits torch's `x + residual` has in float32, bfloat16 and
+    float16, and what rmsnorm_residual writes."""
+    dtype = storage_dtype(x)
+    with np.errstate(all="ignore"):
+        s = widen(x, np.float32) + widen(residual, np.float32)
+    out = to_storage(s, dtype)
+    if isinstance(x, np.ndarray) and x.dtype.kind == "V":  # ml_dtypes.bfloat16: the same type back
+        out = out.view(x.dtype)
+    return out
+
+
+def _bits(a):
+    a = np.asarray(a)
+    return a.view(np.uint32 if a.itemsize == 4 else np.uint16)
+
+
+def check_h(h, x, residual):
+    """(ok, message): rmsnorm_residual's h, bit for bit the rounded x + residual (round_sum);
+    any NaN matches any NaN (payloads differ between implementations)."""
+    h = np.asarray(h)
+    want = round_sum(np.asarray(x), np.asarray(residual))
+    if h.shape != want.shape or storage_dtype(h) != storage_dtype(want):
+        return False, (f"h has shape {h.shape} and dtype {h.dtype}, expected {want.shape} "
+                       f"{want.dtype}")
+    hb, wb = _bits(h).reshape(-1), _bits(want).reshape(-1)
+    hf, wf = widen(h, np.float32).reshape(-1), widen(want, np.float32).reshape(-1)
+    bad = (hb != wb) & ~(np.isnan(hf) & np.isnan(wf))
+    n = int(np.count_nonzero(bad))
+    if n:
+        i = int(np.flatnonzero(bad)[0])
+        return False, (f"h differs from x + residual in {storage_dtype(h)} in {n} of {hb.size} "
+                       f"elements; first at flat index {i}: bits {int(hb[i]):#x} ({float(hf[i])!r}), "
+                       f"expected {int(wb[i]):#x} ({float(wf[i])!r})")
+    return True, f"h: bit for bit x + residual in {storage_dtype(h)} ({hb.size} elements)"
+
+
+def _math_rel(n):
+    """The relative error bound of a row's float32 math, before any storage rounding: exp,
+    sqrt and the divisions and products around them (16 U32, a few ulp each, exp's and rsqrt's
+    approximations on CUDA among them), and a sum over the row of n terms, positive ones for
+    softmax's sum and the squares' (the error every element of the row shares): its roundings,
+    random in sign whatever the order of the reduction, grow like sqrt(n), bounded here at four
+    standard deviations (4 U32 sqrt(n)); a worst case in n U32 would pass a broken reduction."""
+    return U32 * (16.0 + 4.0 * math.sqrt(max(n, 1)))
+
+
+def _row_bounds(name):
+    def bounds(size, dtype):
+        n = size[0]
+        rel = _math_rel(n)
+        u = ROUNDOFF[dtype]
+        # The output's one rounding to the type (u |r|) on top of the float32 result's error
+        # (rel |r|, grown by that rounding: (1 + u)); a result at the bottom of the type's range
+        # rounds absolutely (TINY).
+        rtol = u + rel * (1.0 + u)
+        if name == "softmax":
+            return {"out": (TINY[dtype], rtol)}
+        if name == "rmsnorm_residual":
+            # out: a product of h, w and 1 / rms, no cancellation: relative. h: exact, the
+            # reference is h as rounded (check_h compares its bits).
+            return {"out": (TINY[dtype], rtol), "h": (0.0, 0.0)}
+        # layernorm: w (x - mean) rstd + b cancels where the two terms meet, so the float32
+        # error is absolute in the terms' size: |w (x - mean) rstd| <= sqrt(3) for a row uniform
+        # in [-1, 1] (and <= 1 where var ~ 0), |b| <= 1, hence 2 rel of atol; the rounding to the
+        # type is relative to the result.
+        return {"out": (2.0 * rel * (1.0 + u) + TINY[dtype], rtol)}
+    return bounds
+
+
+def _softmax(x):
+    m = np.max(x, axis=-1, keepdims=True)
+    e = np.exp(x - m)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def _rmsnorm(h, w):
+    ms = np.mean(h * h, axis=-1, keepdims=True)
+    return w * h / np.sqrt(ms + RMS_EPS)
+
+
+def _layernorm(x, w, b):
+    mean = np.mean(x, axis=-1, keepdims=True)
+    d = x - mean
+    var = np.mean(d * d, axis=-1, keepdims=True)
+    return w * d / np.sqrt(var + LN_EPS) + b
+
+
+class RowPipeline:
+    """A row pipeline: x of M rows of N ([M][N], Halide (N, M)), vectors of N, in a storage
+    type. Pipeline's interface, with the storage type an argument where it matters."""
+
+    size_format = "NxM"
+    has_special = False  # NaN, infinities and large rows: tests/test_rows.py's cases, per op
+
+    def __init__(self, name):
+        self.name = name
+        self.input_names, self.outputs = ARG_NAMES[name]
+        self.dtypes = DTYPES
+        self.tolerance = ROW_TOLERANCE["float32"]
+        self._bounds = _row_bounds(name)
+
+    def __repr__(self):
+        return f"RowPipeline({self.name!r})"
+
+    def size(self, size):
+        return _size(self, size)
+
+    def tolerance_of(self, dtype):
+        return ROW_TOLERANCE[dtype]
+
+    def input_shapes(self, size):
+        n, m = _size(self, size)
+        return {k: ((m, n) if k in ("x", "residual") else (n,)) for k in self.input_names}
+
+    def output_shapes(self, size):
+        n, m = _size(self, size)
+        return {k: (m, n) for k in self.outputs}
+
+    def inputs(self, rng, size, dtype="float32"):
+        """Fresh random inputs in [-1, 1], rounded to the storage type, by name."""
+        return {k: to_storage(uniform(rng, s), dtype) for k, s in self.input_shapes(size).items()}
+
+    def bounds(self, size, output=None, dtype="float32"):
+        """(atol, rtol) of |o - r| <= atol + rtol |r| at `size` in `dtype`, for `output` (None:
+        the loosest of the outputs)."""
+        b = self._bounds(_size(self, size), dtype)
+        if output is not None:
+            if output not in b:
+                raise KeyError(f"{self.name} has no output '{output}'")
+            return b[output]
+        return max(v[0] for v in b.values()), max(v[1] for v in b.values())
+
+    def reference(self, inputs):
+        """The float64 outputs, by name, from the inputs' values (storage arrays: uint16 is
+        bfloat16 bits) over the last axis, any leading shape. h is x + residual as rounded to
+        the type (round_sum) and out is computed from it, as the spec defines. NaN and
+        infinities follow IEEE arithmetic in float64, as torch's float32 does (a NaN makes its
+        row NaN; softmax of a row with +inf is NaN)."""
+        missing = [n for n in self.input_names if n not in inputs]
+        if missing:
+            raise KeyError(f"{self.name}: missing input(s) {missing}")
+        a = {k: np.asarray(inputs[k]) for k in self.input_names}
+        with np.errstate(all="ignore"):
+            if self.name == "softmax":
+                return {"out": _softmax(widen(a["x"]))}
+            if self.name == "rmsnorm_residual":
+                h = round_sum(a["x"], a["residual"])
+                return {"out": _rmsnorm(widen(h), widen(a["w"])), "h": widen(h)}
+            return {"out": _layernorm(widen(a["x"]), widen(a["w"]), widen(a["b"]))}
+
+
 PIPELINES = _build()
+PIPELINES.update({n: RowPipeline(n) for n in ROW_PIPELINES})
 SPECIAL_PIPELINES = tuple(n for n, p in PIPELINES.items() if p.has_special)

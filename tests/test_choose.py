@@ -88,7 +88,8 @@ class Case(unittest.TestCase):
 
     def assert_chosen(self, chosen, pipeline, target):
         self.assertIsInstance(chosen, dict, "no .chosen after a call")
-        self.assertEqual(set(chosen), {"variant", "schedule", "source", "reason"})
+        self.assertEqual(set(chosen), {"variant", "schedule", "dtype", "source", "reason"})
+        self.assertEqual(chosen["dtype"], "float32")  # these pipelines' only storage type
         self.assertEqual(chosen["variant"], f"{pipeline}/{chosen['schedule']}/{target}")
         self.assertIn(chosen["source"], ("tuned", "tuned now", "model", "only"))
         self.assertTrue(chosen["reason"], "an empty reason")

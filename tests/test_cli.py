@@ -137,6 +137,58 @@ class RunCommand(unittest.TestCase):
                 "-o", "out=" + self.path("out.npy"))
         self.assert_fails(p, "missing input 'b'")
 
+    # The storage types through files: bfloat16 as '<u2' bits, float16 as '<f2'; the output file
+    # in the same type, its values those of the type's own softmax (no float64 detour).
+    def bf16_bits(self, a):
+        bits = a.astype(np.float32).view(np.uint32)
+        return ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+    def test_softmax_in_each_storage_type(self):
+        x = self.uniform(5, 1001) * 4  # M = 5 rows of N = 1001
+        for dtype, stored in (("bfloat16", self.bf16_bits(x)), ("float16", x.astype(np.float16)),
+                              ("float32", x)):
+            wide = stored.astype(np.uint32).__lshift__(16).view(np.float32) if dtype == "bfloat16" \
+                else stored.astype(np.float32)
+            p = run("softmax", "--schedule", "block_row", "--target", "cpu", self.save("x.npy", stored),
+                    "-o", "out=" + self.path("out.npy"))
+            if dtype == "float16" and "storage types float32 bfloat16, not float16" in p.stderr:
+                continue  # float16 is optional on the CPU, and this build has none: said so
+            self.assertEqual(p.returncode, 0, p.stderr)
+            out = np.load(self.path("out.npy"))
+            self.assertEqual(out.dtype, stored.dtype, dtype)
+            self.assertEqual(out.shape, (5, 1001))
+            got = out.astype(np.uint32).__lshift__(16).view(np.float32) if dtype == "bfloat16" \
+                else out.astype(np.float64)
+            e = np.exp(wide.astype(np.float64) - wide.max(axis=1, keepdims=True))
+            ref = e / e.sum(axis=1, keepdims=True)
+            bound = {"bfloat16": 2 ** -8, "float16": 2 ** -11, "float32": 1e-6}[dtype] + 2e-5
+            self.assertTrue(np.all(np.abs(got - ref) <= bound * np.abs(ref) + 1e-7), dtype)
+            # --dtype names the type the files hold
+            p = run("softmax", "--schedule", "block_row", "--target", "cpu", "--dtype", dtype,
+                    "x=" + self.path("x.npy"), "-o", "out=" + self.path("out2.npy"))
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(np.load(self.path("out2.npy")).tobytes(), out.tobytes())
+
+    def test_storage_type_mismatches(self):
+        x = self.uniform(3, 64)
+        p = run("softmax", "--schedule", "block_row", "--target", "cpu", "--dtype", "bfloat16",
+                self.save("x.npy", x), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "input 'x'", "holds float32", "--dtype is bfloat16", "'<u2'")
+        # rmsnorm_residual with x in bfloat16 bits and residual in float16
+        p = run("rmsnorm_residual", "--schedule", "block_row", "--target", "cpu",
+                self.save("x.npy", self.bf16_bits(x)), self.save("residual.npy", x.astype(np.float16)),
+                self.save("w.npy", self.bf16_bits(x[0])), "-o", "out=" + self.path("out.npy"),
+                "-o", "h=" + self.path("h.npy"))
+        self.assert_fails(p, "input 'residual'", "holds float16", "input 'x' holds bfloat16")
+        # add_relu is float32 only: a float16 file names the types it is built for
+        a = self.uniform(64).astype(np.float16)
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", a),
+                self.save("b.npy", a), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "add_relu/fused/cpu", "storage types float32, not float16")
+        p = run("softmax", "--schedule", "block_row", "--target", "cpu", "--dtype", "float64",
+                self.save("x.npy", x), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "unknown storage type 'float64'")
+
     def test_bad_file(self):
         with open(self.path("a.npy"), "wb") as f:
             f.write(b"not a numpy file")
@@ -188,7 +240,7 @@ class BenchCommand(unittest.TestCase):
         p = fuselab("list", "--target", "cpu", "--sizes")
         self.assertEqual(p.returncode, 0, p.stderr)
         lines = [l.split() for l in p.stdout.splitlines()]
-        self.assertTrue(lines and all(len(f) == 4 and f[2] == "cpu" for f in lines), p.stdout)
+        self.assertTrue(lines and all(len(f) == 5 and f[2] == "cpu" for f in lines), p.stdout)
         expected = sorted((f[1], f[3]) for f in lines if f[0] == "add_relu")
         p = fuselab("bench", "--target", "cpu", "--once", "--pipeline", "add_relu", "--json", self.json)
         self.assertEqual(p.returncode, 0, p.stderr)

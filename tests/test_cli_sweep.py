@@ -3,7 +3,7 @@
 at shapes that are 1, prime, or just past a tile, against the float64 references of reference.py.
 
     python3 tests/test_cli_sweep.py PATH/TO/fuselab [--target cpu|cuda] [--jobs 2] [--seed S]
-        [--variant PIPELINE/SCHEDULE ...] [--size SIZE[:special] ...] [--all-shapes]
+        [--pipeline P ...] [--variant PIPELINE/SCHEDULE[/DTYPE] ...] [--size SIZE[:special] ...] [--all-shapes]
         [--shapes K] [--no-default-size] [--verbose]
 
 What each variant runs (its jobs):
@@ -75,6 +75,10 @@ SHAPES_CONV = [  # input W x H x C x K; the output is floor(W/2) x floor(H/2), s
     (300, 200, 3, 16),               # full CPU rows and CUDA blocks (128x8 input pixels)
     (640, 360, 16, 16),
 ]
+SHAPES_ROWS = [  # N x M: rows of one element, primes, just past a warp's, a block's and 2^16
+    (1, 1), (1, 9), (7, 3), (33, 17), (257, 5), (1000, 3),
+    (1025, 4), (4097, 3), (16385, 2), (65537, 2), (262147, 1),
+]
 SHAPES_TWO_CONVS = [  # W x H x C x K, no pooling: W = H = 1 is valid
     (1, 1, 1, 1), (1, 13, 3, 16), (13, 7, 3, 16), (31, 17, 5, 17),
     (17, 33, 16, 9), (257, 33, 3, 16), (65, 129, 16, 17), (300, 200, 16, 16),
@@ -92,6 +96,8 @@ def shapes_for(pipeline):
         return SHAPES_CONV
     if pipeline.startswith("two_convs"):
         return SHAPES_TWO_CONVS
+    if pipeline in reference.ROW_PIPELINES:
+        return SHAPES_ROWS
     fmt = reference.PIPELINES[pipeline].size_format
     return SHAPES_1D if fmt == "N" else SHAPES_2D
 
@@ -108,14 +114,26 @@ class Variant:
     def __init__(self, record, target):
         self.record = record
         self.pipeline, self.schedule = record["pipeline"], record["schedule"]
+        self.dtype = record.get("dtype", "float32")
         self.target = target
-        self.name = f"{self.pipeline}/{self.schedule}/{target}"
+        self.name = record.get("name", f"{self.pipeline}/{self.schedule}/{target}")
         self.limit, self.limit_from = declared_limit(record)
         self.default = None  # its default size, as a tuple, from list --sizes
 
     @property
     def key(self):
-        return (self.pipeline, self.schedule)
+        return (self.pipeline, self.schedule, self.dtype)
+
+    @property
+    def label(self):  # --variant's form: PIPELINE/SCHEDULE, with /DTYPE unless float32
+        return "/".join(self.key if self.dtype != "float32" else self.key[:2])
+
+    def inputs(self, p, rng, size, special=False):
+        if special:
+            return p.special_inputs(rng, size)
+        if self.dtype != "float32" or p.name in reference.ROW_PIPELINES:
+            return p.inputs(rng, size, self.dtype)
+        return p.inputs(rng, size)
 
 
 def declared_limit(record):
@@ -153,10 +171,10 @@ def list_variants(exe, target):
     sizes = {}
     for line in p.stdout.splitlines():
         f = line.split()
-        if len(f) != 4 or f[2] != target:
+        if len(f) != 5 or f[2] != target or f[4] not in reference.DTYPES:
             problems.append(f"fuselab list --target {target} --sizes: malformed line {line!r}")
             continue
-        sizes.setdefault((f[0], f[1]), []).append(f[3])
+        sizes.setdefault((f[0], f[1], f[4]), []).append(f[3])
     for v in variants:
         listed = sizes.get(v.key)
         if not listed:
@@ -236,10 +254,10 @@ def run_one(exe, job, base_seed, workdir):
     v = job.v
     p = reference.PIPELINES[v.pipeline]
     seed = job_seed(base_seed, v.name, job.key)
-    d = tempfile.mkdtemp(prefix=f"{v.pipeline}.{v.schedule}.{job.key.replace(':', '.')}.",
+    d = tempfile.mkdtemp(prefix=f"{v.pipeline}.{v.schedule}.{v.dtype}.{job.key.replace(':', '.')}.",
                          dir=workdir)
     rng = np.random.default_rng(seed)
-    inputs = p.special_inputs(rng, job.size) if job.special else p.inputs(rng, job.size)
+    inputs = v.inputs(p, rng, job.size, job.special)
     args = ["run", v.pipeline, "--schedule", v.schedule, "--target", v.target]
     for n, a in inputs.items():
         path = os.path.join(d, f"{n}.npy")
@@ -279,8 +297,10 @@ def run_one(exe, job, base_seed, workdir):
         except Exception as e:  # a malformed file, or numpy's header warning
             problems.append(f"output '{n}' does not load: {type(e).__name__}: {e}")
             continue
-        if out.dtype != np.float32:
-            problems.append(f"output '{n}' has dtype {out.dtype}, expected float32")
+        want = {"float32": np.float32, "float16": np.float16, "bfloat16": np.uint16}[v.dtype]
+        if out.dtype != want:
+            problems.append(f"output '{n}' has dtype {out.dtype}, expected {np.dtype(want)} "
+                            f"({v.dtype})")
         if out.shape != expected[n]:
             problems.append(f"output '{n}' has shape {out.shape}, expected {expected[n]}")
             continue
@@ -302,7 +322,7 @@ def cuda_unusable(exe, v, workdir):
     p = reference.PIPELINES[v.pipeline]
     d = tempfile.mkdtemp(prefix="probe.", dir=workdir)
     args = ["run", v.pipeline, "--schedule", v.schedule, "--target", "cuda"]
-    for n, a in p.inputs(np.random.default_rng(0), shapes_for(v.pipeline)[0]).items():
+    for n, a in v.inputs(p, np.random.default_rng(0), shapes_for(v.pipeline)[0]).items():
         np.save(os.path.join(d, n + ".npy"), a)
         args.append(f"{n}={os.path.join(d, n + '.npy')}")
     for n in p.outputs:
@@ -365,7 +385,9 @@ def main():
     ap.add_argument("--target", choices=["cpu", "cuda"], default="cpu")
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--seed", type=int, default=None, help="base seed (default: random, printed)")
-    ap.add_argument("--variant", action="append", default=[], help="PIPELINE/SCHEDULE (repeatable)")
+    ap.add_argument("--variant", action="append", default=[],
+                    help="PIPELINE/SCHEDULE, with /DTYPE for a storage type but float32 (repeatable)")
+    ap.add_argument("--pipeline", action="append", default=[], help="only this pipeline's variants (repeatable)")
     ap.add_argument("--size", action="append", default=[],
                     help="only this size, e.g. 31x17, or 1021:special (repeatable)")
     ap.add_argument("--all-shapes", action="store_true", help="every shape of the shape lists")
@@ -397,9 +419,11 @@ def main():
         return fail_early([str(e)])
     except subprocess.TimeoutExpired as e:
         return fail_early([f"fuselab list timed out: {e}"])
+    if opt.pipeline:
+        variants = [v for v in variants if v.pipeline in opt.pipeline]
     if opt.variant:
-        unknown = [n for n in opt.variant if n not in {"/".join(v.key) for v in variants}]
-        variants = [v for v in variants if "/".join(v.key) in opt.variant]
+        unknown = [n for n in opt.variant if n not in {v.label for v in variants}]
+        variants = [v for v in variants if v.label in opt.variant]
         problems += [f"--variant {n}: fuselab list --target {target} shows no such variant"
                      for n in unknown]
     if not variants:
@@ -466,7 +490,7 @@ def main():
 
     def rerun(job):
         return (f"{sys.executable} {script} {exe} --target {target} --seed {base_seed} "
-                f"--variant {job.v.pipeline}/{job.v.schedule} --size {job.key}")
+                f"--variant {job.v.label} --size {job.key}")
 
     def work(job):
         v = job.v

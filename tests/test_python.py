@@ -98,8 +98,12 @@ class Variants(VariantCase):
         vs = fuselab.variants()
         self.assertGreater(len(vs), 0)
         for v in vs:
-            for key in ("pipeline", "schedule", "target", "kind", "kernels", "arguments", "name"):
+            for key in ("pipeline", "schedule", "target", "dtype", "kind", "kernels", "arguments",
+                        "name"):
                 self.assertIn(key, v)
+            self.assertIn(v["dtype"], ("float32", "bfloat16", "float16"), v["name"])
+            self.assertEqual(v["name"], f"{v['pipeline']}/{v['schedule']}/{v['target']}" +
+                             ("" if v["dtype"] == "float32" else f"/{v['dtype']}"))
         for v in vs:
             limit, _ = harness.variant_limit(v)
             self.assertIn(limit, harness.LIMITS, v["name"])
@@ -109,6 +113,11 @@ class Variants(VariantCase):
             listed = json.loads(p.stdout)
             self.assertEqual(sorted((v["pipeline"], v["schedule"], v["target"]) for v in listed),
                              sorted((v["pipeline"], v["schedule"], v["target"]) for v in vs))
+            if all("dtype" in v for v in listed):  # the CLI's records carry it too
+                self.assertEqual(sorted((v["pipeline"], v["schedule"], v["target"], v["dtype"])
+                                        for v in listed),
+                                 sorted((v["pipeline"], v["schedule"], v["target"], v["dtype"])
+                                        for v in vs))
 
     def test_every_cpu_variant_matches_float64(self):
         rng = np.random.default_rng(SEED)
@@ -116,6 +125,8 @@ class Variants(VariantCase):
         for v in fuselab.variants():
             if v["target"] != "cpu" or v["pipeline"] not in reference.PIPELINES:
                 continue
+            if v["pipeline"] in reference.ROW_PIPELINES:
+                continue  # in their storage types: tests/test_rows.py
             fmt = workload(v["pipeline"])["size_format"]
             # Autoscheduled variants: a mid-size shape, which they may refuse in words (their
             # tiles have no tail guards), and their default size, which they must run.
@@ -157,8 +168,8 @@ class Variants(VariantCase):
         rng = np.random.default_rng(SEED)
         ran = 0
         for v in cuda:
-            if v["pipeline"] not in reference.PIPELINES:
-                continue
+            if v["pipeline"] not in reference.PIPELINES or v["pipeline"] in reference.ROW_PIPELINES:
+                continue  # the row pipelines: tests/test_rows.py
             p = reference.PIPELINES[v["pipeline"]]
             sizes = list(SIZES[p.size_format])
             limit, _ = harness.variant_limit(v)
@@ -224,6 +235,8 @@ class ReferenceCheck(unittest.TestCase):
         self.assertAlmostEqual(conv.bounds((64, 64, 3, 16))[0], 2e-6 * 9 * 3)
         self.assertAlmostEqual(conv.bounds((64, 64, 64, 64))[0], 2e-6 * 9 * 64)
         for name, p in reference.PIPELINES.items():
+            if name in reference.ROW_PIPELINES:
+                continue  # per storage type, h exact: tests/test_rows.py
             size = {"N": (1021,), "WxH": (31, 17), "WxHxCxK": (31, 17, 5, 17)}[p.size_format]
             for o in p.outputs:
                 atol, rtol = p.bounds(size, o)

@@ -42,15 +42,27 @@ def _is_numpy(obj):
     return np is not None and isinstance(obj, np.ndarray)
 
 
+def is_ml_bfloat16(dtype):
+    """Whether a numpy dtype is ml_dtypes.bfloat16 (a 2-byte 'V' type named bfloat16): its
+    bytes are bfloat16's bits, taken as uint16 (ml_dtypes is never imported here)."""
+    return dtype.kind == "V" and dtype.itemsize == 2 and dtype.name == "bfloat16"
+
+
 def _numpy_type(dtype, who, name):
     kinds = {"f": _FLOAT, "i": _INT, "u": _UINT, "b": _UINT}
+    if is_ml_bfloat16(dtype):
+        return _UINT, 16
     if dtype.kind not in kinds or dtype.byteorder == ">":
         raise Error(f"{who}: argument '{name}' has dtype {dtype}, which fuselab does not take "
-                    f"(expected float32)")
+                    f"(expected float32; the row pipelines also take float16, and bfloat16 as "
+                    f"uint16 bits or ml_dtypes.bfloat16)")
     return kinds[dtype.kind], dtype.itemsize * 8
 
 
-TORCH_TYPES = {}  # torch dtype -> (type_code, bits), filled once torch is seen
+# torch dtype -> (type_code, bits), filled once torch is seen. torch.bfloat16 is its bits, uint16:
+# what every bfloat16 variant takes (the same bytes, read in place).
+TORCH_TYPES = {}
+TORCH_STORAGE = {}  # torch dtype -> storage type name: float32, float16, bfloat16
 
 
 def _torch_types():
@@ -59,10 +71,36 @@ def _torch_types():
 
         TORCH_TYPES.update({
             torch.float32: (_FLOAT, 32), torch.float64: (_FLOAT, 64), torch.float16: (_FLOAT, 16),
-            torch.bfloat16: (_BFLOAT, 16), torch.int32: (_INT, 32), torch.int64: (_INT, 64),
+            torch.bfloat16: (_UINT, 16), torch.int32: (_INT, 32), torch.int64: (_INT, 64),
             torch.int16: (_INT, 16), torch.int8: (_INT, 8), torch.uint8: (_UINT, 8),
             torch.bool: (_UINT, 8)})
+        TORCH_STORAGE.update({torch.float32: "float32", torch.float16: "float16",
+                              torch.bfloat16: "bfloat16"})
     return TORCH_TYPES
+
+
+# (type_code, bits) of each storage type, and back (fuselab_c.h).
+STORAGE_TYPES = {"float32": (_FLOAT, 32), "float16": (_FLOAT, 16), "bfloat16": (_UINT, 16)}
+STORAGE_OF = {v: k for k, v in STORAGE_TYPES.items()}
+
+
+def storage_name(obj):
+    """The storage type an array or tensor holds, in words ("float32", "bfloat16" for a
+    torch.bfloat16 tensor, an ml_dtypes.bfloat16 array or a numpy uint16 array of its bits,
+    "float16"), else its own dtype's name; for messages."""
+    dt = getattr(obj, "dtype", None)
+    if dt is None:
+        return type(obj).__name__
+    if _is_torch(obj):
+        _torch_types()
+        return TORCH_STORAGE.get(dt, str(dt).replace("torch.", ""))
+    if _is_numpy(obj):
+        if is_ml_bfloat16(dt):
+            return "bfloat16"
+        if dt == "uint16":
+            return "uint16 (bfloat16 bits)"
+        return str(dt)
+    return str(dt)
 
 
 def _torch_type(dtype, who, name):
@@ -251,7 +289,7 @@ def _describe_dlpack(obj, who, name, keep):
         strides, step = [0] * t.ndim, 1
         for i in reversed(range(t.ndim)):
             strides[i], step = step, step * shape[i]
-    code = {0: _INT, 1: _UINT, 2: _FLOAT, 4: _BFLOAT}[t.dtype.code]
+    code = {0: _INT, 1: _UINT, 2: _FLOAT, 4: _UINT}[t.dtype.code]  # bfloat16: its bits
     return _arg(name, (t.data or 0) + t.byte_offset, 1 if device_type == _DL_CUDA else 0, shape,
                 strides, code, t.dtype.bits, keep)
 
@@ -345,22 +383,42 @@ class Slots:
         return b.base, b.err
 
 
+_NUMPY_STORAGE = {}  # numpy dtype -> whether an output is allocated in it (a storage type)
+
+
+def _numpy_storage(dt):
+    ok = _NUMPY_STORAGE.get(dt)
+    if ok is None:
+        ok = _NUMPY_STORAGE[dt] = (dt.byteorder != ">" and dt.name in (
+            "float32", "float16", "uint16")) or is_ml_bfloat16(dt)
+    return ok
+
+
 def allocate_like(first, shape, who, name):
-    """A float32 output of this shape: the same kind of object as `first`, on its device."""
+    """An output of this shape: the same kind of object as `first`, on its device, of `first`'s
+    element type where that is a storage type (float32, float16, bfloat16: torch.bfloat16, numpy
+    uint16 bits or ml_dtypes.bfloat16), as the row pipelines' outputs are; else float32, every
+    other pipeline's type (the runtime then refuses the input's type, naming the variant)."""
     cls = type(first)
     if cls is FAST[1]:  # a torch.Tensor: new_empty keeps its device (half torch.empty's cost)
         f32 = _F32[1]
-        return first.new_empty(shape) if first.dtype is f32 else first.new_empty(shape, dtype=f32)
+        dt = first.dtype
+        if dt is f32 or dt in TORCH_STORAGE:
+            return first.new_empty(shape)
+        return first.new_empty(shape, dtype=f32)
     if cls is FAST[0]:
-        return _F32[0](shape, "float32")
+        dt = first.dtype
+        return _F32[0](shape, dt if _numpy_storage(dt) else "float32")
     if _is_numpy(first):
         import numpy as np
 
-        return np.empty(shape, dtype=np.float32)
+        return np.empty(shape, dtype=first.dtype if _numpy_storage(first.dtype) else np.float32)
     if _is_torch(first):
         import torch
 
-        return first.new_empty(shape, dtype=torch.float32)
+        _torch_types()
+        return first.new_empty(shape, dtype=first.dtype if first.dtype in TORCH_STORAGE
+                               else torch.float32)
     xp = getattr(first, "__array_namespace__", None)
     if xp is not None:
         ns = xp()

@@ -5,14 +5,29 @@ A call describes each argument straight off the object (_arrays.values), packs t
 into a fuselab_arg block kept per argument list and thread (_arrays.Slots) and calls
 fuselab_invoke; a pipeline kernel first looks its strategy up by (target, every argument's shape
 and element type), asking fuselab_choose once per new key. Everything the runtime checks is left
-to it, and its message (naming the variant) is raised as fuselab.Error."""
+to it, and its message (naming the variant) is raised as fuselab.Error.
+
+Storage types: a variant has one ("float32", "bfloat16" or "float16", its record's "dtype";
+its name carries it as a fourth part where it is not float32, "softmax/block_row/cpu/bfloat16").
+A strategy built in several types, named without a dtype, runs the variant of its first input's
+type, looked up per call in a dict. bfloat16 is read as its bits: torch.bfloat16 tensors, numpy
+uint16 arrays and ml_dtypes.bfloat16 arrays, in place.
+
+Row pipelines (softmax, rmsnorm_residual, layernorm: x of [M, N] rows, Halide (N, M), and
+vectors w, b of N) take x, residual and their outputs as [*, N] of any leading shape: a rank
+other than 2 is flattened to M rows, as a view where the strides allow (an input that cannot be
+viewed so is copied, as torch.reshape does; an output given must be viewable, else Error), and
+the outputs come back in x's shape and storage type. A 2-D x takes the per-call path of every
+other kernel (its row stride honoured in place); the innermost dimension must be dense, as for
+every kernel."""
 import ctypes
 import re
 import sys
 
 from . import _lib
-from ._arrays import (FAST, NUMPY_DATA, TORCH_TYPES, _NUMPY_META, Slots, _numpy_meta, allocate_like,
-                      from_address, numpy_data, stream_of, torch_meta, values)
+from ._arrays import (FAST, NUMPY_DATA, STORAGE_OF, STORAGE_TYPES, TORCH_TYPES, _NUMPY_META,
+                      Slots, _is_numpy, _is_torch, _numpy_meta, allocate_like, from_address,
+                      numpy_data, storage_name, stream_of, torch_meta, values)
 from ._lib import Error
 
 _INVOKE = _lib.INVOKE
@@ -24,10 +39,10 @@ _from_address = from_address
 
 def variants():
     """Every built variant, as `fuselab list --json` shows it: a list of dicts (pipeline,
-    schedule, target, kind, summary, autoscheduler, kernels, intermediates, arguments,
-    cuda_kernels with registers and spills, ...) plus "name" ("add_relu/fused/cuda")."""
-    return [dict(v, name=f"{v['pipeline']}/{v['schedule']}/{v['target']}")
-            for v in _lib.info()["variants"]]
+    schedule, target, dtype, kind, summary, autoscheduler, kernels, intermediates, arguments,
+    cuda_kernels with registers and spills, ...) plus "name" ("add_relu/fused/cuda",
+    "softmax/block_row/cuda/bfloat16": the storage type a fourth part where not float32)."""
+    return [dict(v) for v in _lib.info()["variants"]]
 
 
 def workloads():
@@ -46,33 +61,119 @@ def _resolve(target):
     return target
 
 
-def kernel(pipeline, schedule=None, target="auto", *, tune=False):
+def dtype_name(dtype):
+    """A storage type's name from a name ("bfloat16"), a torch dtype (torch.bfloat16) or a numpy
+    dtype (float32, float16, ml_dtypes.bfloat16); None stays None. Error for any other."""
+    if dtype is None:
+        return None
+    name = getattr(dtype, "name", None) if not isinstance(dtype, str) else dtype
+    if not isinstance(name, str):  # a torch dtype has no .name: "torch.bfloat16"
+        name = str(dtype)
+    name = name[6:] if name.startswith("torch.") else name
+    if name not in _lib.DTYPES:
+        raise Error(f"unknown storage type {dtype!r}: fuselab's are {', '.join(_lib.DTYPES)}")
+    return name
+
+
+def kernel(pipeline, schedule=None, target="auto", dtype=None, *, tune=False):
     """A callable Kernel.
 
-    kernel(pipeline, schedule, target): the variant (pipeline, schedule, target).
-    kernel(pipeline, target=...): the pipeline, its strategy chosen per call for the arguments'
-    shapes, element type and target (fuselab_choose: a tuning record, else the cost model; with
-    tune=True, or FUSELAB_TUNE=1, every strategy timed on the first call at a new shape); what it
-    ran is in .chosen after each call.
+    kernel(pipeline, schedule, target, dtype): the variant (pipeline, schedule, target, dtype).
+    dtype None: the strategy's only storage type (float32 for every pipeline but the row ones);
+    where it is built in several, the variant of the first input's type, per call.
+    kernel(pipeline, target=..., dtype=None): the pipeline, its strategy chosen per call for the
+    arguments' shapes, storage type and target (fuselab_choose: a tuning record, else the cost
+    model; with tune=True, or FUSELAB_TUNE=1, every strategy timed on the first call at a new
+    shape); what it ran is in .chosen after each call. A dtype given restricts it to that type
+    (arguments of another are refused).
 
     target "auto" is "cuda" where a CUDA device is usable (and, for a variant, it is built for
     it), else "cpu"."""
+    dtype = dtype_name(dtype)
     if schedule is None:
-        return PipelineKernel(pipeline, target, tune)
+        return PipelineKernel(pipeline, target, tune, dtype)
     if tune:
         raise Error(f"{pipeline}/{schedule}: tune=True chooses a strategy, so it needs the "
                     f"schedule left out: fuselab.kernel({pipeline!r}, tune=True)")
     target = _resolve(target)
-    for index, v in enumerate(_lib.info()["variants"]):
-        if (v["pipeline"], v["schedule"], v["target"]) == (pipeline, schedule, target):
-            return Kernel(index, v)
+    mine = [(index, v) for index, v in enumerate(_lib.info()["variants"])
+            if (v["pipeline"], v["schedule"], v["target"]) == (pipeline, schedule, target)
+            and dtype in (None, v["dtype"])]
+    if mine:
+        # float32 first where it is among them: the record a dtype-less kernel shows
+        mine.sort(key=lambda iv: (iv[1]["dtype"] != "float32", iv[0]))
+        return Kernel(mine[0][0], mine[0][1], mine[1:] if dtype is None else ())
+    wanted = dtype or "float32"
+    _lib.find_variant(pipeline, schedule, target, wanted)  # raises the runtime's message
+    name = f"{pipeline}/{schedule}/{target}" + ("" if wanted == "float32" else f"/{wanted}")
     same = sorted(v["schedule"] for v in _lib.info()["variants"]
-                  if v["pipeline"] == pipeline and v["target"] == target)
+                  if v["pipeline"] == pipeline and v["target"] == target and v["dtype"] == wanted)
+    types = sorted({v["dtype"] for v in _lib.info()["variants"]
+                    if v["pipeline"] == pipeline and v["target"] == target})
     if same:
-        raise Error(f"unknown variant {pipeline}/{schedule}/{target}: pipeline '{pipeline}' on "
-                    f"{target} has schedules: {' '.join(same)}")
-    raise Error(f"unknown variant {pipeline}/{schedule}/{target}: no pipeline '{pipeline}' is "
-                f"built for target '{target}' (see fuselab.variants())")
+        raise Error(f"unknown variant {name}: pipeline '{pipeline}' on {target} in {wanted} has "
+                    f"schedules: {' '.join(same)}")
+    if types:
+        raise Error(f"unknown variant {name}: pipeline '{pipeline}' on {target} is built for the "
+                    f"storage types {' '.join(types)}, not {wanted}")
+    raise Error(f"unknown variant {name}: no pipeline '{pipeline}' is built for target "
+                f"'{target}' (see fuselab.variants())")
+
+
+# ---- row pipelines -------------------------------------------------------------------------------
+
+ROW_PIPELINES = ("softmax", "rmsnorm_residual", "layernorm")
+
+
+def _workload_record(pipeline):
+    return next((w for w in _lib.info()["workloads"] if w["pipeline"] == pipeline), None)
+
+
+def row_arguments(pipeline, names, dims):
+    """For a row pipeline (one of ROW_PIPELINES, or a workload of size format NxM), the positions
+    in `names` of its [M, N] arguments (`dims`: name -> rank); None for any other pipeline."""
+    w = _workload_record(pipeline)
+    if pipeline not in ROW_PIPELINES and (w is None or w.get("size_format") != "NxM"):
+        return None
+    return tuple(i for i, n in enumerate(names) if dims.get(n) == 2)
+
+
+def _prod(values):
+    m = 1
+    for v in values:
+        m *= int(v)
+    return m
+
+
+def _rows_view(obj, rows, n, output, who, name):
+    """`obj` ([*, N]) as [rows, N]: a view, or for an input a copy where its strides do not allow
+    one; an output that cannot be viewed is an Error. Objects other than numpy arrays and torch
+    tensors go as they are (the runtime refuses their rank)."""
+    if _is_torch(obj):
+        if not output:
+            return obj.reshape(rows, n)
+        try:
+            return obj.view(rows, n)
+        except RuntimeError:
+            pass
+    elif _is_numpy(obj):
+        if not output:
+            return obj.reshape(rows, n)
+        try:
+            return obj.reshape((rows, n), copy=False)  # numpy >= 2.1: ValueError for a copy
+        except ValueError:
+            pass
+        except TypeError:  # an older numpy: a view whose shape can be set, or AttributeError
+            v = obj.view()
+            try:
+                v.shape = (rows, n)
+                return v
+            except AttributeError:
+                pass
+    else:
+        return obj
+    raise Error(f"{who}: output '{name}' of shape {tuple(obj.shape)} has strides that cannot be "
+                f"viewed as {rows} rows of {n}; give a contiguous one, or none (it is allocated)")
 
 
 # ---- what every kernel of a pipeline shares ------------------------------------------------------
@@ -124,8 +225,9 @@ class _Callable:
 
     pipeline = name = target = None
     inputs = outputs = ()
+    rows = None  # a row pipeline: the positions of its [M, N] arguments (row_arguments)
 
-    def _setup(self, names_in, names_out):
+    def _setup(self, names_in, names_out, dims=None):
         self.inputs, self.outputs = list(names_in), list(names_out)
         self._names = tuple(names_in) + tuple(names_out)
         self._known = frozenset(self._names)
@@ -133,6 +235,46 @@ class _Callable:
         self._slots = _slots(self._names)
         self._shapes = _SHAPES.setdefault(self.pipeline, {})
         self._single = len(names_out) == 1
+        self.rows = row_arguments(self.pipeline, self._names, dims or {})
+        if self.rows is not None:
+            self._output_shape = self._row_output_shape
+
+    def _row_output_shape(self, i, metas):
+        return metas[0][1]  # every output of a row pipeline is x's shape
+
+    def _rows_in(self, objs):
+        """A row pipeline's arguments for the kernel: objs itself where x is 2-D (or absent);
+        else (x of [*, N]) every [M, N] argument as [M, N] rows (_rows_view), the outputs not
+        given allocated in x's shape, and the list to return the outputs from (their full
+        shapes). Returns (objs for the kernel, objs to return from, or None)."""
+        x = objs[0]
+        shape = getattr(x, "shape", None)
+        if shape is None or len(shape) == 2:
+            return objs, None
+        who = self.name
+        shape = tuple(shape)  # numpy's, or a torch.Size: ints
+        if not shape:
+            raise Error(f"{who}: input '{self._names[0]}' has rank 0; a row pipeline takes "
+                        f"[*, N] rows")
+        n = shape[-1]
+        rows = _prod(shape[:-1])
+        flat, full = list(objs), list(objs)
+        for i in self.rows:
+            o, name = objs[i], self._names[i]
+            output = i >= self._n_in
+            if o is None:
+                if not output:
+                    continue  # refused by _describe, by name
+                o = full[i] = allocate_like(x, shape, who, name)
+            elif tuple(getattr(o, "shape", ())) != shape:
+                got = tuple(getattr(o, "shape", ()))
+                if output:
+                    raise Error(f"{who}: output '{name}' has shape {got}, but the inputs give it "
+                                f"{shape}, the shape of '{self._names[0]}'")
+                raise Error(f"{who}: the inputs disagree in shape: '{name}' has shape {got} and "
+                            f"'{self._names[0]}' {shape}")
+            flat[i] = _rows_view(o, rows, n, output, who, name)
+        return flat, full
 
     def _error(self, msg):
         return Error(msg if msg.startswith(self.name) else f"{self.name}: {msg}")
@@ -202,8 +344,8 @@ class _Callable:
     def _invoke(self, index, base, err, on_device, objs, metas, stream):
         handle = stream_of(stream, objs) if stream is not None or on_device else None
         if _INVOKE(index, len(objs), base, handle, err, _ERR_LEN) != 0:
-            raise self._error(self._diagnose(_lib.message(err), metas) +
-                              _capture_hint(self, handle)) from None
+            raise self._error(_name_types(self._diagnose(_lib.message(err), metas), objs,
+                                          self._names) + _capture_hint(self, handle)) from None
 
     def _diagnose(self, msg, metas):
         """The runtime's message of a failed call, led by what is wrong with the shapes where
@@ -269,19 +411,34 @@ class Kernel(_Callable):
     tensor is given, else the legacy default stream. No call waits for the device unless host
     memory must come back from it."""
 
-    def __init__(self, index, record):
+    def __init__(self, index, record, others=()):
+        """The variant `index` (its record); `others`: (index, record) of the same strategy in
+        other storage types, among which a call picks by its first input's type."""
         self._index = index
         self.record = record
         self.pipeline, self.schedule, self.target = (record["pipeline"], record["schedule"],
                                                      record["target"])
-        self.name = f"{self.pipeline}/{self.schedule}/{self.target}"
-        self._setup([a["name"] for a in record["arguments"] if a["kind"] == "input"],
-                    [a["name"] for a in record["arguments"] if a["kind"] == "output"])
+        self.dtype = None if others else record["dtype"]
+        self.dtypes = [record["dtype"]] + [r["dtype"] for _, r in others]
+        self.records = {record["dtype"]: record, **{r["dtype"]: r for _, r in others}}
+        self.name = record["name"] if not others else \
+            f"{self.pipeline}/{self.schedule}/{self.target}"
         self._dims = {a["name"]: a["dimensions"] for a in record["arguments"]}
+        self._setup([a["name"] for a in record["arguments"] if a["kind"] == "input"],
+                    [a["name"] for a in record["arguments"] if a["kind"] == "output"], self._dims)
         self._host_params = _host_params(record)
+        # (type_code, bits) of the first input -> variant index, where several types are built
+        self._by_type = None
+        if others:
+            self._by_type = {}
+            for i, r in [(index, record), *others]:
+                self._by_type[_first_input_type(r)] = i
+                self._host_params = self._host_params or _host_params(r)
 
     def __repr__(self):
-        return f"fuselab.kernel({self.pipeline!r}, {self.schedule!r}, target={self.target!r})"
+        dtype = "" if self.dtype in (None, "float32") else f", dtype={self.dtype!r}"
+        return (f"fuselab.kernel({self.pipeline!r}, {self.schedule!r}, target={self.target!r}"
+                f"{dtype})")
 
     def __call__(self, stream=None, **arrays):
         return self.call(self._objects(arrays), stream)
@@ -289,15 +446,27 @@ class Kernel(_Callable):
     def call(self, objs, stream=None):
         """Positional form: `objs` a list of the inputs then the outputs in the variant's order
         (None: allocate), as torch_ops calls it. Returns the outputs."""
+        full = None
+        if self.rows is not None:
+            objs, full = self._rows_in(objs)
         datas, metas, on_device, keep = self._describe(objs)
+        index = self._index
+        if self._by_type is not None:
+            m = metas[0]
+            index = self._by_type.get((m[3], m[4]))
+            if index is None:
+                raise Error(f"{self.name}: input '{self._names[0]}' holds "
+                            f"{storage_name(objs[0])}; this strategy is built for "
+                            f"{', '.join(self.dtypes)} (bfloat16 as torch.bfloat16, numpy uint16 "
+                            f"bits or ml_dtypes.bfloat16)")
         if self._host_params and on_device:
-            self._refuse_capture(self._index, objs, stream)
+            self._refuse_capture(index, objs, stream)
         base, err = self._slots.fill(datas, metas)
-        self._invoke(self._index, base, err, on_device, objs, metas, stream)
-        return self._result(objs)
+        self._invoke(index, base, err, on_device, objs, metas, stream)
+        return self._result(objs if full is None else full)
 
 
-# (pipeline, target, tune) -> {every argument's (device, shape, strides, type_code, bits):
+# (pipeline, target, tune, dtype) -> {every argument's (device, shape, strides, type_code, bits):
 #                              (variant index, .chosen, whether it takes kernel parameters)}
 _DECISIONS = {}
 
@@ -308,64 +477,81 @@ class PipelineKernel(_Callable):
     tuning record, else with tune the strategies timed now, else the cost model). The decision is
     kept in this process per target and every argument's shape and element type (and device and
     strides), shared by every kernel of the pipeline, so a repeated call costs a dict lookup.
-    After a call, .chosen is {"variant", "schedule", "source", "reason"} of what ran."""
+    After a call, .chosen is {"variant", "schedule", "dtype", "source", "reason"} of what ran.
+    dtype: None, the variant of the arguments' storage type; a name, that type only (arguments
+    of another refused)."""
 
-    def __init__(self, pipeline, target="auto", tune=False):
+    def __init__(self, pipeline, target="auto", tune=False, dtype=None):
         self.pipeline = pipeline
         self.target = _resolve(target)
         self.tune = bool(tune)
+        self.dtype = dtype_name(dtype)
         self.schedule = None
         self.chosen = None
-        self.name = f"{pipeline} on {self.target}"
+        self.name = f"{pipeline} on {self.target}" + (f" in {self.dtype}" if self.dtype else "")
         all_variants = _lib.info()["variants"]
         mine = [v for v in all_variants if v["pipeline"] == pipeline]
         if not mine:
             known = sorted({v["pipeline"] for v in all_variants})
             raise Error(f"no pipeline '{pipeline}' is built (known: {' '.join(known)})")
-        self.variants = [f"{v['pipeline']}/{v['schedule']}/{v['target']}" for v in mine
-                         if v["target"] == self.target]
-        if not self.variants:
+        here = [v for v in mine if v["target"] == self.target]
+        if not here:
             targets = sorted({v["target"] for v in mine})
             raise Error(f"{pipeline}: no strategy is built for target '{self.target}' (built "
                         f"for: {' '.join(targets)})")
-        w = next((w for w in _lib.info()["workloads"] if w["pipeline"] == pipeline), None)
+        self.variants = [v["name"] for v in here if self.dtype in (None, v["dtype"])]
+        self.dtypes = list(dict.fromkeys(v["dtype"] for v in here))
+        if not self.variants:
+            raise Error(f"{pipeline}: no strategy is built for target '{self.target}' in "
+                        f"{self.dtype} (built in: {' '.join(self.dtypes)})")
+        w = _workload_record(pipeline)
         if w is not None:
             names_in = [a["name"] for a in w["arguments"] if not a["output"]]
             names_out = [a["name"] for a in w["arguments"] if a["output"]]
+            dims = {a["name"]: a["dimensions"] for a in w["arguments"]}
         else:
             args = mine[0]["arguments"]
             names_in = [a["name"] for a in args if a["kind"] == "input"]
             names_out = [a["name"] for a in args if a["kind"] == "output"]
-        self._setup(names_in, names_out)
-        self._decisions = _DECISIONS.setdefault((pipeline, self.target, self.tune), {})
+            dims = {a["name"]: a["dimensions"] for a in args}
+        self._setup(names_in, names_out, dims)
+        self._decisions = _DECISIONS.setdefault((pipeline, self.target, self.tune, self.dtype),
+                                                {})
 
     def __repr__(self):
         extra = ", tune=True" if self.tune else ""
+        extra += f", dtype={self.dtype!r}" if self.dtype else ""
         return f"fuselab.kernel({self.pipeline!r}, target={self.target!r}{extra})"
 
     def _error(self, msg):
         return Error(msg if msg.startswith(self.pipeline) else f"{self.name}: {msg}")
 
     def _run(self, objs, stream):
+        full = None
+        if self.rows is not None:
+            objs, full = self._rows_in(objs)
         datas, metas, on_device, keep = self._describe(objs)
         base, err = self._slots.fill(datas, metas)
         key = tuple(metas)  # every argument's device, shape, strides and element type
         decision = self._decisions.get(key)
         if decision is None:
-            decision = self._choose(key, base, len(objs))
+            decision = self._choose(key, base, len(objs), objs)
         self.chosen = decision[1]
         if decision[2] and on_device:
             self._refuse_capture(decision[0], objs, stream)
         self._invoke(decision[0], base, err, on_device, objs, metas, stream)
-        return self._result(objs)
+        return self._result(objs if full is None else full)
 
-    def _choose(self, key, base, nargs):
+    def _choose(self, key, base, nargs, objs):
+        if self.dtype is not None and STORAGE_OF.get(key[0][3:5]) != self.dtype:
+            raise Error(f"{self.name}: input '{self._names[0]}' holds {storage_name(objs[0])}, "
+                        f"not {self.dtype}")
         try:
             c = _lib.choose(self.pipeline, self.target, nargs, base, self.tune)
         except Error as e:
-            raise self._error(str(e)) from None
-        decision = (c["index"], {k: c.get(k) for k in ("variant", "schedule", "source",
-                                                       "reason")},
+            raise self._error(_name_types(str(e), objs, self._names)) from None
+        decision = (c["index"], {k: c.get(k, "float32" if k == "dtype" else None)
+                                 for k in ("variant", "schedule", "dtype", "source", "reason")},
                     _host_params(_lib.info()["variants"][c["index"]]))
         if len(self._decisions) > 4096:
             self._decisions.clear()
@@ -378,6 +564,31 @@ class PipelineKernel(_Callable):
     def call(self, objs, stream=None):
         """Positional form: inputs then outputs in the pipeline's order (None: allocate)."""
         return self._run(objs, stream)
+
+
+def _first_input_type(record):
+    """(type_code, bits) of a variant's first input, as the C ABI describes it (its storage type
+    where the record has one)."""
+    st = STORAGE_TYPES.get(record.get("dtype", "float32"))
+    if st is not None:
+        return st
+    t = next(a["type"] for a in record["arguments"] if a["kind"] == "input")
+    return {"float32": (2, 32), "float16": (2, 16), "uint16": (1, 16)}.get(t, (2, 32))
+
+
+_TYPE_WORD = re.compile(r"'([^']+)' has type uint16(?! \()")
+
+
+def _name_types(msg, objs, names):
+    """The runtime's message with a bfloat16 argument's type in words: it says uint16 (the bits
+    every bfloat16 variant takes, which a torch.bfloat16 tensor or an ml_dtypes array is)."""
+    def word(m):
+        try:
+            obj = objs[names.index(m.group(1))]
+        except (ValueError, IndexError):
+            return m.group(0)
+        return m.group(0) + " (bfloat16 bits)" if storage_name(obj) == "bfloat16" else m.group(0)
+    return _TYPE_WORD.sub(word, msg) if "uint16" in msg else msg
 
 
 def _host_params(record):

@@ -57,6 +57,10 @@ def _load():
         lib.fuselab_output_shapes.argtypes = [ctypes.c_char_p, ctypes.c_int, ctypes.c_void_p,
                                               ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p,
                                               ctypes.c_size_t]
+        if hasattr(lib, "fuselab_find_variant"):  # a library built before the storage types lacks it
+            lib.fuselab_find_variant.restype = ctypes.c_int
+            lib.fuselab_find_variant.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p,
+                                                 ctypes.c_char_p, ctypes.c_char_p, ctypes.c_size_t]
         if hasattr(lib, "fuselab_choose"):  # a library built before choose.h lacks it
             lib.fuselab_choose.restype = ctypes.c_int
             lib.fuselab_choose.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_int,
@@ -69,6 +73,12 @@ def _load():
 
 LIB, LIBRARY_PATH = _load()
 _INFO = json.loads(LIB.fuselab_info().decode())
+# The storage types (fuselab_c.h): a library built before them has float32 variants only.
+DTYPES = tuple(_INFO.get("dtypes", ("float32", "bfloat16", "float16")))
+for _v in _INFO["variants"]:
+    _v.setdefault("dtype", "float32")
+    _v.setdefault("name", f"{_v['pipeline']}/{_v['schedule']}/{_v['target']}" +
+                  ("" if _v["dtype"] == "float32" else f"/{_v['dtype']}"))
 # fuselab_invoke(index, nargs, args, stream, err, err_len) -> 0 or 1, for the per-call path.
 INVOKE = LIB.fuselab_invoke
 
@@ -98,6 +108,19 @@ def output_shapes(pipeline, args, nargs=None):
     if LIB.fuselab_output_shapes(pipeline.encode(), n, args, out, _ERR_LEN, err, _ERR_LEN) != 0:
         raise Error(err.value.decode(errors="replace"))
     return {k: tuple(v) for k, v in json.loads(out.value.decode()).items()}
+
+
+def find_variant(pipeline, schedule, target, dtype):
+    """fuselab_find_variant: the index of (pipeline, schedule, target, dtype), or Error with the
+    runtime's message saying what exists; None where the library lacks the function."""
+    if not hasattr(LIB, "fuselab_find_variant"):
+        return None
+    err = ctypes.create_string_buffer(_ERR_LEN)
+    index = LIB.fuselab_find_variant(pipeline.encode(), schedule.encode(), target.encode(),
+                                     dtype.encode(), err, _ERR_LEN)
+    if index < 0:
+        raise Error(err.value.decode(errors="replace"))
+    return index
 
 
 def choose(pipeline, target, nargs, args, tune):

@@ -7,13 +7,25 @@ called inside torch.compile'd code (fullgraph too) and captured into CUDA graphs
     y = torch.ops.fuselab.conv_relu_pool__tiled__cuda(x, w, b)      # one variant, inputs in order
     fuselab.torch_ops.op("add_relu", "fused", "cuda")(a, b)          # the same, by names
     fuselab.torch_ops.op("add_relu")                                 # the pipeline's op
+    y = torch.ops.fuselab.softmax(x)                                # x [*, N]: float32, bfloat16
+    out, h = torch.ops.fuselab.rmsnorm_residual(x, residual, w)     # or float16; the same shape
+    y = torch.ops.fuselab.layernorm(x, w, b)                        # and dtype back
+    y = torch.ops.fuselab.softmax__block_row__cuda__bfloat16(x)     # a variant of another type
 
 The operators are functional (they return new outputs), defined with torch.library.Library
 ("fuselab", "DEF") and implemented for CPU and CUDA, with a fake implementation that sizes the
-outputs from the inputs' shapes (fuselab_output_shapes), so the compiler can trace them without
-running anything. A pipeline's op runs the strategy fuselab_choose picks for the tensors' shapes,
-dtype and device (CPU tensors: target cpu; CUDA tensors: cuda), the decision kept per shape as
-fuselab.kernel(pipeline) keeps it. Each runs on PyTorch's current stream.
+outputs from the inputs' shapes (fuselab_output_shapes; a row pipeline's outputs are x's shape),
+so the compiler can trace them without running anything. A pipeline's op runs the strategy
+fuselab_choose picks for the tensors' shapes, dtype and device (CPU tensors: target cpu; CUDA
+tensors: cuda), the decision kept per shape as fuselab.kernel(pipeline) keeps it. Each runs on
+PyTorch's current stream.
+
+A variant's op is named <pipeline>__<schedule>__<target>, with __<dtype> appended where its
+storage type is not float32 (softmax__block_row__cuda__bfloat16). Its outputs are of its type;
+a pipeline op's are of its first input's (the row pipelines: float32, bfloat16 or float16, in,
+the same out; every other pipeline: float32). The row pipelines' ops take x (and residual) as
+[*, N] of any leading shape (fuselab._kernel's docstring: flattened to rows, a view where the
+strides allow, else a copy) and return outputs of x's shape.
 """
 import torch
 
@@ -29,44 +41,69 @@ def _schema_name(arg):
     return arg + "_" if arg in ("in", "out", "input") else arg  # Python keywords and clashes
 
 
-def _fake_for(pipeline, who, inputs, outputs):
+_TORCH_DTYPES = {"float32": torch.float32, "bfloat16": torch.bfloat16, "float16": torch.float16}
+_STORAGE = frozenset(_TORCH_DTYPES.values())
+
+
+def _fake_for(pipeline, who, inputs, outputs, rows, dtype):
     """The fake (meta) implementation of an op of `pipeline`: outputs sized from the inputs'
-    shapes, float32, on the first input's device."""
+    shapes (a row pipeline's: x's), on the first input's device, of the torch dtype `dtype` (a
+    variant's type), or with dtype None (a pipeline's op) of the first input's where that is a
+    storage type, else float32."""
     single = len(outputs) == 1
+
+    def out_dtype(x):
+        if dtype is not None:
+            return dtype
+        return x.dtype if x.dtype in _STORAGE else torch.float32
+
+    if rows is not None:
+        def fake(*tensors):
+            x = tensors[0]
+            outs = [x.new_empty(x.shape, dtype=out_dtype(x)) for _ in outputs]
+            return outs[0] if single else tuple(outs)
+        return fake
 
     def fake(*tensors):
         shapes = output_shapes_of(pipeline, {n: tuple(int(s) for s in t.shape)
                                              for n, t in zip(inputs, tensors)}, who)
-        outs = [tensors[0].new_empty(shapes[o], dtype=torch.float32) for o in outputs]
+        dt = out_dtype(tensors[0])
+        outs = [tensors[0].new_empty(shapes[o], dtype=dt) for o in outputs]
         return outs[0] if single else tuple(outs)
 
     return fake
 
 
-def _define(name, pipeline, who, inputs, outputs, impl):
+def _define(name, pipeline, who, inputs, outputs, impl, rows=None, dtype=None):
     """torch.ops.fuselab.<name>(inputs...) -> outputs: defined, implemented for CPU and CUDA by
-    `impl`, with its fake implementation."""
+    `impl`, with its fake implementation (_fake_for)."""
     args = ", ".join(f"Tensor {_schema_name(n)}" for n in inputs)
     result = "Tensor" if len(outputs) == 1 else "(" + ", ".join("Tensor" for _ in outputs) + ")"
     _LIB.define(f"{name}({args}) -> {result}")
     _LIB.impl(name, impl, "CPU")
     _LIB.impl(name, impl, "CUDA")
-    torch.library.register_fake(f"fuselab::{name}", _fake_for(pipeline, who, inputs, outputs),
-                                lib=_LIB)
+    torch.library.register_fake(f"fuselab::{name}",
+                                _fake_for(pipeline, who, inputs, outputs, rows, dtype), lib=_LIB)
     return getattr(torch.ops.fuselab, name)
 
 
+def op_name(pipeline, schedule, target, dtype="float32"):
+    """The name of a variant's op: <pipeline>__<schedule>__<target>[__<dtype>], the dtype only
+    where it is not float32 (a valid identifier: every part is one)."""
+    return f"{pipeline}__{schedule}__{target}" + ("" if dtype == "float32" else f"__{dtype}")
+
+
 def _register_variant(v):
-    k = kernel(v["pipeline"], v["schedule"], v["target"])
+    k = kernel(v["pipeline"], v["schedule"], v["target"], v["dtype"])
     outputs = [None] * len(k.outputs)
     call = k.call
 
     def impl(*tensors):
         return call([*tensors, *outputs])
 
-    name = f"{k.pipeline}__{k.schedule}__{k.target}"
-    _OPS[(k.pipeline, k.schedule, k.target)] = _define(name, k.pipeline, k.name, k.inputs,
-                                                       k.outputs, impl)
+    name = op_name(k.pipeline, k.schedule, k.target, k.dtype)
+    _OPS[(k.pipeline, k.schedule, k.target, k.dtype)] = _define(
+        name, k.pipeline, k.name, k.inputs, k.outputs, impl, k.rows, _TORCH_DTYPES[k.dtype])
 
 
 def _register_pipeline(pipeline, targets):
@@ -86,7 +123,8 @@ def _register_pipeline(pipeline, targets):
                         f"{' '.join(sorted(kernels))}")
         return k.call([*tensors, *outputs])
 
-    _OPS[pipeline] = _define(pipeline, pipeline, pipeline, any_k.inputs, any_k.outputs, impl)
+    _OPS[pipeline] = _define(pipeline, pipeline, pipeline, any_k.inputs, any_k.outputs, impl,
+                             any_k.rows)
 
 
 for _v in variants():
@@ -105,17 +143,23 @@ def chosen(pipeline, device="cpu"):
     return None if k is None else k.chosen
 
 
-def op(pipeline, schedule=None, target=None):
-    """torch.ops.fuselab.<pipeline>__<schedule>__<target> (target None: "auto"), or with the
-    schedule left out the pipeline's op torch.ops.fuselab.<pipeline> (its target follows the
-    tensors' device)."""
+def op(pipeline, schedule=None, target=None, dtype=None):
+    """torch.ops.fuselab.<pipeline>__<schedule>__<target>[__<dtype>] (target None: "auto"; dtype
+    None: float32 where the strategy is built in it, else its only type), or with the schedule
+    left out the pipeline's op torch.ops.fuselab.<pipeline> (its target follows the tensors'
+    device, its storage type theirs)."""
     if schedule is None:
-        if target is not None:
-            raise Error(f"{pipeline}: the pipeline's op takes its target from the tensors' "
-                        f"device; name a schedule to pick a variant of one target")
+        if target is not None or dtype is not None:
+            raise Error(f"{pipeline}: the pipeline's op takes its target and storage type from "
+                        f"the tensors; name a schedule to pick a variant of one target and type")
         try:
             return _OPS[pipeline]
         except KeyError:
             raise Error(f"no pipeline '{pipeline}' is built (see fuselab.variants())") from None
-    k = kernel(pipeline, schedule, target or "auto")  # raises fuselab.Error listing what exists
-    return _OPS[(k.pipeline, k.schedule, k.target)]
+    k = kernel(pipeline, schedule, target or "auto", dtype)  # raises fuselab.Error: what exists
+    if k.dtype is None:  # several types built, none named
+        if "float32" not in k.dtypes and len(k.dtypes) > 1:
+            raise Error(f"{k.name} is built for {', '.join(k.dtypes)}: name the dtype")
+        k = kernel(pipeline, schedule, k.target, "float32" if "float32" in k.dtypes
+                   else k.dtypes[0])
+    return _OPS[(k.pipeline, k.schedule, k.target, k.dtype)]
