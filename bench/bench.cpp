@@ -472,9 +472,14 @@ int run_bench(const BenchOptions &opt) {
             RefBuffers ref;
             if (opt.check) ref = reference_of(w, values, size, dtype);
             StorageBuffers buffers(w, size, values, dtype);
+            std::string copy_error;  // inputs that cannot reach the device: every row says so
             if (target == "cuda") {
-                for (const ArgShape &a : w.shapes(size)) {
-                    if (!a.output) to_device(buffers.raw(a.name), w.pipeline + " input " + a.name);
+                try {
+                    for (const ArgShape &a : w.shapes(size)) {
+                        if (!a.output) to_device(buffers.raw(a.name), w.pipeline + " input " + a.name);
+                    }
+                } catch (const Error &e) {
+                    copy_error = e.what();
                 }
             }
             const size_t first = rows.size();
@@ -484,6 +489,14 @@ int run_bench(const BenchOptions &opt) {
                 here.push_back(v);
                 std::fprintf(stderr, "  [%zu] %s %s ...\n", rows.size() + 1, v->name().c_str(),
                              format_size(size).c_str());
+                if (!copy_error.empty()) {
+                    Row r;
+                    r.pipeline = v->pipeline, r.size = format_size(size), r.schedule = v->schedule;
+                    r.target = v->target, r.kind = v->kind, r.dtype = v->dtype;
+                    r.ok = false, r.error = copy_error;
+                    rows.push_back(r);
+                    continue;
+                }
                 rows.push_back(measure(*v, w, size, buffers, values, opt.check ? &ref : nullptr, opt));
             }
             if (!opt.peers.empty() && target == "cpu" && !opt.once)

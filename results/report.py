@@ -2,12 +2,14 @@
 """One GPU session's runs into the results: h200.json, h200.md, h200.png.
 
     python3 results/report.py --run DIR --out results
-    python3 results/report.py --plot results/h200.json --out results   # only h200.png, from the table
+    python3 results/report.py --plot results/h200.json --out results   # only the charts, from the table
 
 DIR holds what that session's device calls brought back (gpu/gpu_run.sh and the scripts it
 runs): machine.txt; bench_cuda.json (`fuselab bench --target cuda`: fuselab's strategies and the
 hand-written CUDA kernels), and any bench_*.json of pipelines it did not reach; peers.json
-(peers/peers.py: PyTorch eager, torch.compile and its modes, same machine, same sizes);
+(peers/peers.py: PyTorch eager, torch.compile and its modes, same machine, same sizes), and
+peers_rows*.json (the same script's row-reduction calls, --workload rows) where those were not
+merged into it;
 torch_*.json (peers/torch_bench.py: fuselab called from PyTorch, kinds fuselab_torch and
 fuselab_graph, beside eager and reduce-overhead); list.json (`fuselab list --json` of the
 binaries that ran: registers, spills, shared memory per kernel); optionally bench_cupti.json.
@@ -16,6 +18,14 @@ the same session) and, for the convs, the arithmetic floor at the fp32 datasheet
 a lead, not a measurement). median_us is the measure each record's `timing` names: "events"
 (CUDA events around each call after a 256 MB L2 flush) or "host"; host_us is wall clock per call
 over back-to-back batches of at least 20 ms ending with a device sync.
+
+The row reductions (issue 23: softmax, rmsnorm_residual, layernorm; sizes NxM, every record with
+its storage type in `dtype`, absent meaning float32) get their own part of h200.md (TB/s at the
+minimum bytes over N, fuselab's best and each peer, each with its fraction of the same session's
+copy bandwidth; then every fuselab strategy), their own chart h200_rows.png (TB/s over N, one
+panel per op and type), and issue 23's targets, evaluated into h200.json's `targets` (each with
+`held` and the figures of every cell it covers); they stay out of the per-size tables and
+h200.png of the other workloads.
 """
 import argparse
 import glob
@@ -35,6 +45,15 @@ TARGETS = [
 ]
 BLUR = ("blur3x3", "8192x8192", 0.90)  # at least this fraction of the copy bandwidth
 FUSELAB_KINDS = ("fuselab",)  # "fuselab's best": the Halide strategies (hand-written CUDA apart)
+
+# The row reductions (issue 23).
+ROWS = ("softmax", "rmsnorm_residual", "layernorm")
+ROW_DTYPES = ("float32", "bfloat16", "float16")
+ROW_N = (256, 1024, 4096, 16384, 65536, 262144)
+ROW_PEERS = ("torch_eager", "torch_compile", "torch_compile_max_autotune", "liger")  # table order
+ROW_FLOOR = {"softmax": 0.62, "layernorm": 0.62, "rmsnorm_residual": 0.74}  # rows that do not fit
+ROW_DRAM_BOUND = {"softmax": 2 / 3, "layernorm": 2 / 3, "rmsnorm_residual": 4 / 5}  # a second DRAM read of x
+TIE_ABOVE, TIE_GAP = 0.95, 0.01  # both above 0.95 of the copy: a gap under 1% is a tie
 
 
 def load(path):
@@ -104,8 +123,24 @@ def sweep_section(sweep):
     return out + [""]
 
 
+def dtype_of(r):
+    """A record's storage type: its `dtype`, float32 where it has none (every record before the
+    row reductions)."""
+    return r.get("dtype") or "float32"
+
+
+def is_refused(r):
+    """A documented limit's refusal: peers.py's `refused`, fuselab bench's error_kind "refusal"."""
+    return bool(r.get("refused") or r.get("error_kind") == "refusal")
+
+
+def key_of(r):
+    return (r["workload"], r["size"], r["name"], dtype_of(r))
+
+
 def peer_record(r):
     return {"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": "peer",
+            "dtype": dtype_of(r), "refused": is_refused(r),
             "median_us": r.get("median_us"),
             "timing": r.get("timing", "events") if r.get("median_us") is not None else None,
             "host_us": r.get("host_us"), "kernels": None, "intermediate_bytes": None,
@@ -201,6 +236,235 @@ def chart(records, path):
     return True
 
 
+# ---------------------------------------------------------------- the row reductions (issue 23)
+def row_n(r):
+    return int(str(r["size"]).lower().split("x")[0])
+
+
+def tbps(r):
+    return r["min_bytes"] / r["median_us"] / 1e6 if r.get("median_us") and r.get("min_bytes") else None
+
+
+def usable(r):
+    return bool(r.get("ok") and r.get("median_us") and r.get("min_bytes"))
+
+
+def row_cells(records):
+    """{(workload, dtype, N): [records]} of the row reductions."""
+    cells = {}
+    for r in records:
+        if r["workload"] in ROWS:
+            cells.setdefault((r["workload"], dtype_of(r), row_n(r)), []).append(r)
+    return cells
+
+
+def row_best(rows, kind):
+    ok = [r for r in rows if r["kind"] == kind and usable(r)]
+    return min(ok, key=lambda r: r["median_us"]) if ok else None
+
+
+def row_cell_figures(wl, dtype, n, rows, copy_tbps):
+    """One cell's figures for the targets: fuselab's best and the strongest peer."""
+    f, p = row_best(rows, "fuselab"), row_best(rows, "peer")
+    c = {"workload": wl, "dtype": dtype, "n": n, "size": (f or p or rows[0])["size"]}
+    for tag, r in (("fuselab", f), ("peer", p)):
+        if r:
+            c.update({tag: r["name"], f"{tag}_us": round(r["median_us"], 3), f"{tag}_tbps": round(tbps(r), 3),
+                      f"{tag}_fraction": round(tbps(r) / copy_tbps, 4) if copy_tbps else None})
+    return c
+
+
+def row_targets(records, copy_gbps):
+    """Issue 23's H200 targets on this session's records, one entry each: {"target", "value",
+    "held", "cells": [...]}; held only where every cell the target covers was measured and held."""
+    cells = row_cells(records)
+    if not cells:
+        return []
+    copy_tbps = copy_gbps / 1e3 if copy_gbps else None
+    fig = {k: row_cell_figures(*k, v, copy_tbps) for k, v in cells.items()}
+
+    def cell(wl, dt, n):
+        return dict(fig.get((wl, dt, n)) or {"workload": wl, "dtype": dt, "n": n})
+
+    def entry(text, keys, judge, what):
+        out, missing, failed = [], [], []
+        for k in keys:
+            c = cell(*k)
+            held = judge(c)
+            c["held"] = held
+            out.append(c)
+            if held is None:
+                missing.append(k)
+            elif not held:
+                failed.append(c)
+        done = len(keys) - len(missing)
+        value = f"{done - len(failed)} of {len(keys)} cells held"
+        if failed:
+            value += "; not held: " + ", ".join(f"{c['workload']} {c['dtype']} N={c['n']} ({what(c)})" for c in failed[:12])
+            value += " ..." if len(failed) > 12 else ""
+        if missing:
+            value += f"; {len(missing)} not measured"
+        return {"target": text, "value": value, "held": not missing and not failed, "cells": out}
+
+    frac = lambda c: c.get("fuselab_fraction")  # noqa: E731
+    every = [(wl, dt, n) for wl in ROWS for dt in ROW_DTYPES for n in ROW_N]
+
+    def vs_peer(c):
+        if c.get("fuselab_us") is None or c.get("peer_us") is None or not copy_tbps:
+            return None
+        f, p = c["fuselab_us"], c["peer_us"]
+        c["tie"] = f > p and c["fuselab_fraction"] > TIE_ABOVE and c["peer_fraction"] > TIE_ABOVE and \
+            f <= p * (1 + TIE_GAP)
+        return f <= p or c["tie"]
+
+    def at_least(bound_of):
+        def judge(c):
+            if frac(c) is None:
+                return None
+            c["bound"] = round(bound_of(c), 4)
+            return frac(c) >= c["bound"]
+        return judge
+
+    def above(bound_of):
+        def judge(c):
+            if frac(c) is None:
+                return None
+            c["bound"] = round(bound_of(c), 4)
+            return frac(c) > c["bound"]
+        return judge
+
+    peer_txt = lambda c: (f"{c.get('fuselab')} {c.get('fuselab_tbps')} against {c.get('peer')} "  # noqa: E731
+                          f"{c.get('peer_tbps')} TB/s")
+    frac_txt = lambda c: f"{c.get('fuselab')} {frac(c):.3f} of the copy"  # noqa: E731
+    long_rows = [(wl, "float32", 65536) for wl in ROWS] + [(wl, dt, 262144) for wl in ROWS for dt in ROW_DTYPES]
+    return [
+        entry("issue 23: fuselab's best at or below the strongest peer of the same session at every (op, type, "
+              "N = 256 .. 262144); where both are above 0.95 of the copy, a gap under 1% is a tie",
+              every, vs_peer, peer_txt),
+        entry("issue 23: fuselab's best at least 0.93 of the copy at N = 256 .. 16384, every op and type",
+              [k for k in every if k[2] <= 16384], at_least(lambda c: 0.93), frac_txt),
+        entry("issue 23: at least 0.85 of the copy where a row fits one multiprocessor's shared memory "
+              "(bfloat16 and float16 at N = 65536)",
+              [(wl, dt, 65536) for wl in ROWS for dt in ("bfloat16", "float16")], at_least(lambda c: 0.85), frac_txt),
+        entry("issue 23: where a row does not fit (float32 at N = 65536, every type at 262144), at least 0.62 of "
+              "the copy for softmax and layernorm and 0.74 for rmsnorm_residual",
+              long_rows, at_least(lambda c: ROW_FLOOR[c["workload"]]), frac_txt),
+        dict(entry("issue 23, the moonshot: above the bound of a second read of x from DRAM (2/3 of the copy for "
+                   "softmax and layernorm, 4/5 for rmsnorm_residual) where a row does not fit",
+                   long_rows, above(lambda c: ROW_DRAM_BOUND[c["workload"]]), frac_txt), moonshot=True),
+    ]
+
+
+def row_cell_text(r, copy_tbps, strategy=False):
+    """A table cell: TB/s (fraction of the copy), or why there is none."""
+    if r is None:
+        return "-"
+    if is_refused(r):
+        return "refused"
+    err = str(r.get("error") or "")
+    if not r.get("median_us"):
+        return "skipped" if err.startswith("skipped") else "error"
+    t = tbps(r)
+    txt = f"{t:.2f}" + (f" ({t / copy_tbps:.2f})" if copy_tbps else "")
+    if not r.get("ok"):
+        txt = f"wrong: {txt}"
+    return txt + (f" {r['name']}" if strategy else "")
+
+
+def rows_section(records, copy_gbps, targets):
+    """h200.md's part on the row reductions."""
+    cells = row_cells(records)
+    if not cells:
+        return []
+    copy_tbps = copy_gbps / 1e3 if copy_gbps else None
+    ns = sorted({k[2] for k in cells})
+    head = "| type | | " + " | ".join(f"N={n}" for n in ns) + " |"
+    rule = "|---|---|" + "---|" * len(ns)
+    lines = ["## Row reductions (issue 23): TB/s over the row length", "",
+             "TB/s at the minimum bytes (every input read once, every output written once, at the storage type's "
+             f"size), events timing; in parentheses the fraction of the same session's device copy"
+             + (f" ({copy_tbps:.2f} TB/s)" if copy_tbps else "") + ". Sizes NxM with M = 2^26 / N. fuselab's best: "
+             "the fastest correct strategy, named. `refused`: the peer's documented limit (Liger past N = 65536); "
+             "`wrong`: outside the type's tolerance against float64 (not counted as the strongest peer); "
+             "`skipped`: past the run's time budget. Chart: h200_rows.png.", ""]
+    if targets:
+        lines += ["### Targets (issue 23)", "", "| target | this session | held |", "|---|---|---|"]
+        lines += [f"| {t['target']} | {t['value']} | {'yes' if t['held'] else 'no'} |" for t in targets]
+        lines.append("")
+    present_peers = [p for p in ROW_PEERS if any(r["kind"] == "peer" and r["name"] == p
+                                                  for rows in cells.values() for r in rows)]
+    present_peers += sorted({r["name"] for rows in cells.values() for r in rows if r["kind"] == "peer"}
+                            - set(present_peers))
+    for wl in ROWS:
+        dts = [dt for dt in ROW_DTYPES if any(k[:2] == (wl, dt) for k in cells)]
+        if not dts:
+            continue
+        lines += [f"### {wl}", "", head, rule]
+        for dt in dts:
+            cs = [cells.get((wl, dt, n), []) for n in ns]
+            best = [row_best(c, "fuselab") for c in cs]
+            lines.append(f"| {dt} | **fuselab** | " + " | ".join(row_cell_text(b, copy_tbps, True) for b in best) + " |")
+            for p in present_peers:
+                rs = [next((r for r in c if r["kind"] == "peer" and r["name"] == p), None) for c in cs]
+                if any(rs):
+                    lines.append(f"| {dt} | {p} | " + " | ".join(row_cell_text(r, copy_tbps) for r in rs) + " |")
+        lines.append("")
+    lines += ["### Every fuselab strategy (TB/s, fraction of the copy)", "",
+              "| op | type | strategy | " + " | ".join(f"N={n}" for n in ns) + " |",
+              "|---|---|---|" + "---|" * len(ns)]
+    for wl in ROWS:
+        for dt in ROW_DTYPES:
+            names = sorted({r["name"] for n in ns for r in cells.get((wl, dt, n), []) if r["kind"] == "fuselab"})
+            for name in names:
+                rs = [next((r for r in cells.get((wl, dt, n), []) if r["kind"] == "fuselab" and r["name"] == name),
+                           None) for n in ns]
+                lines.append(f"| {wl} | {dt} | {name} | " + " | ".join(row_cell_text(r, copy_tbps) for r in rs) + " |")
+    return lines + [""]
+
+
+ROW_STYLE = {"torch_eager": ("tab:orange", ":", "s"), "torch_compile": ("tab:orange", "-", "^"),
+             "torch_compile_max_autotune": ("tab:red", "--", "v"), "liger": ("tab:brown", "-.", "D")}
+
+
+def rows_chart(records, copy_gbps, path):
+    """h200_rows.png: TB/s over N, one panel per (op, type): fuselab's best (blue, thick), every
+    fuselab strategy (faint blue), each peer (orange, red, brown), the copy dashed."""
+    try:
+        from plotting import rate_panels
+    except ImportError:
+        print("report: no matplotlib, no rows chart", file=sys.stderr)
+        return False
+    cells = row_cells(records)
+    if not cells:
+        return False
+    panels = []
+    for wl in ROWS:
+        for dt in ROW_DTYPES:
+            ks = sorted(k for k in cells if k[:2] == (wl, dt))
+            if not ks:
+                continue
+            series = []
+            names = sorted({r["name"] for k in ks for r in cells[k] if r["kind"] == "fuselab"})
+            for name in names:
+                series.append({"label": "fuselab strategies", "color": "tab:blue", "alpha": 0.3, "linewidth": 0.9,
+                               "points": [(k[2], tbps(r)) for k in ks for r in cells[k]
+                                          if r["kind"] == "fuselab" and r["name"] == name and usable(r)]})
+            series.append({"label": "fuselab's best", "color": "tab:blue", "linewidth": 2.2, "marker": "o",
+                           "points": [(k[2], tbps(b)) for k in ks for b in [row_best(cells[k], "fuselab")] if b]})
+            peers = [p for p in ROW_PEERS] + sorted({r["name"] for k in ks for r in cells[k]
+                                                     if r["kind"] == "peer"} - set(ROW_PEERS))
+            for p in peers:
+                color, ls, mk = ROW_STYLE.get(p, ("tab:gray", "-", "x"))
+                pts = [(k[2], tbps(r)) for k in ks for r in cells[k] if r["kind"] == "peer" and r["name"] == p
+                       and usable(r)]
+                if pts:
+                    series.append({"label": p, "color": color, "linestyle": ls, "marker": mk, "points": pts})
+            panels.append({"title": f"{wl}, {dt}", "series": series,
+                           "ceiling": copy_gbps / 1e3 if copy_gbps else None, "ceiling_label": "device copy"})
+    return rate_panels(panels, path, "Row reductions on one H200: TB/s at the minimum bytes over the row length "
+                       "(M = 2^26 / N), fuselab and its peers in one session", "TB/s")
+
+
 def choice_section(targets, choice, overhead):
     """h200.md's part on calling a pipeline: targets, the model's choices, each path's call cost."""
     lines = []
@@ -264,35 +528,47 @@ def main():
     args = ap.parse_args()
     if args.plot:
         os.makedirs(args.out, exist_ok=True)
-        sys.exit(0 if chart(load(args.plot)["records"], os.path.join(args.out, "h200.png")) else 1)
+        doc = load(args.plot)
+        recs = doc["records"]
+        others = [r for r in recs if r["workload"] not in ROWS]
+        ok = chart(others, os.path.join(args.out, "h200.png")) if others else True
+        if any(r["workload"] in ROWS for r in recs):
+            ok = rows_chart(recs, doc["meta"].get("copy_bandwidth_GBps"), os.path.join(args.out, "h200_rows.png")) and ok
+        sys.exit(0 if ok else 1)
     run = lambda name: os.path.join(args.run, name)  # noqa: E731
     machine = open(run("machine.txt")).read().strip() if os.path.exists(run("machine.txt")) else ""
 
     # fuselab bench: bench_cuda.json plus any bench_*.json of pipelines it did not reach.
     fl = load(run("bench_cuda.json"))
-    bench_records, seen = list(fl["records"]), {(r["workload"], r["size"], r["name"]) for r in fl["records"]}
+    bench_records, seen = list(fl["records"]), {key_of(r) for r in fl["records"]}
     for path in sorted(glob.glob(run("bench_*.json"))):
         if os.path.basename(path) in ("bench_cuda.json", "bench_cupti.json") or "regs" in path:
             continue
         for r in load(path)["records"]:
-            if (r["workload"], r["size"], r["name"]) not in seen:
+            if key_of(r) not in seen:
+                seen.add(key_of(r))
                 bench_records.append(r)
     peers = load(run("peers.json")) if os.path.exists(run("peers.json")) else {"meta": {}, "records": []}
+    # The row reductions' peers from a call of their own (peers.py --workload rows --json
+    # DIR/peers_rows*.json), where they are not merged into peers.json; its copy counts too.
+    row_peer_runs = [load(p) for p in sorted(glob.glob(run("peers_rows*.json")))]
     torch_runs = [load(p) for p in sorted(glob.glob(run("torch_*.json")))]
     listed = load(run("list.json")) if os.path.exists(run("list.json")) else []
     copy_gbps = peers["meta"].get("copy_bandwidth_GBps")
+    for t in row_peer_runs:
+        copy_gbps = max(copy_gbps or 0, t["meta"].get("copy_bandwidth_GBps") or 0) or None
     for t in torch_runs:  # the same device copy, measured again by torch_bench.py
         copy_gbps = max(copy_gbps or 0, t["meta"].get("copy_bandwidth_GBps") or 0) or None
     cupti_path = run("bench_cupti.json")
-    cupti = {(r["workload"], r["size"], r["name"]): r for r in load(cupti_path)["records"]} \
-        if os.path.exists(cupti_path) else {}
+    cupti = {key_of(r): r for r in load(cupti_path)["records"]} if os.path.exists(cupti_path) else {}
 
     records = []
     for r in bench_records:
-        r = {**r, **{k: v for k, v in cupti.get((r["workload"], r["size"], r["name"]), {}).items()
+        r = {**r, **{k: v for k, v in cupti.get(key_of(r), {}).items()
                      if k in ("kernel_us", "launches_measured", "launches_per_call")}}
         timing, host_us = fuselab_timing(r)
         records.append({"workload": r["workload"], "size": r["size"], "name": r["name"], "kind": r["kind"],
+                        "dtype": dtype_of(r),
                         "median_us": r["median_us"], "timing": timing, "host_us": host_us,
                         "kernels": r.get("kernels"),
                         "intermediate_bytes": r.get("intermediate_bytes"), "min_bytes": r["min_bytes"],
@@ -302,13 +578,19 @@ def main():
     for r in peers["records"]:
         if r["workload"] != "copy":
             records.append(peer_record(r))
-    have = {(r["workload"], r["size"], r["name"], r["kind"]) for r in records}
+    have_peers = {key_of(r) for r in records if r["kind"] == "peer"}
+    for t in row_peer_runs:
+        for r in t["records"]:
+            if r["workload"] != "copy" and key_of(r) not in have_peers:
+                have_peers.add(key_of(r))
+                records.append(peer_record(r))
+    have = {key_of(r) + (r["kind"],) for r in records}
     for t in torch_runs:
         for r in t["records"]:
             if r["workload"] == "copy":
                 continue
             if r["kind"] == "peer":
-                if (r["workload"], r["size"], r["name"], "peer") not in have:  # peers.py's first
+                if key_of(r) + ("peer",) not in have:  # peers.py's first
                     records.append(peer_record(r))
                 continue
             records.append({**peer_record(r), "kind": r["kind"], "kernels": r.get("kernels"),
@@ -334,9 +616,11 @@ def main():
     overhead_path = args.call_overhead or run("call_overhead.json")
     overhead = load(overhead_path) if os.path.exists(overhead_path) else None
     targets = issue22_targets(choice or [], overhead["records"] if overhead else [])
+    targets23 = row_targets(records, copy_gbps)
 
     os.makedirs(args.out, exist_ok=True)
     meta = {"fuselab": fl["meta"], "peers": peers["meta"],
+            **({"peers_rows": [t["meta"] for t in row_peer_runs]} if row_peer_runs else {}),
             "torch_bench": [t["meta"] for t in torch_runs], "machine": machine,
             "cudnn_benchmark": peers["meta"].get("cudnn_benchmark"),
             "copy_bandwidth_GBps": copy_gbps,
@@ -349,13 +633,14 @@ def main():
             doc["choice"], doc["model"] = choice, model
         if overhead:
             meta["call_overhead"] = overhead["meta"]
-        if targets:
-            doc["targets"] = targets
+        if targets or targets23:
+            doc["targets"] = targets + targets23
         json.dump(doc, f, indent=1)
 
-    groups = {}
+    groups = {}  # the workloads before the row reductions, which have their own part
     for r in records:
-        groups.setdefault((r["workload"], r["size"]), []).append(r)
+        if r["workload"] not in ROWS:
+            groups.setdefault((r["workload"], r["size"]), []).append(r)
 
     def best(rows, kinds):
         ok = [r for r in rows if r["ok"] and r.get("median_us") and r["kind"] in kinds]
@@ -401,7 +686,7 @@ def main():
                      f"{q['name'] if q else '-'} | {us(q['median_us'] if q else None)} | {verdict} |")
     lines.append("")
     lines += graph_section(records)
-    direct = {(r["workload"], r["size"], r["name"]): r for r in records if r["kind"] in ("fuselab", "seed_cuda")}
+    direct = {key_of(r): r for r in records if r["kind"] in ("fuselab", "seed_cuda")}
     tr = [r for r in records if r["kind"] == "fuselab_torch" and r.get("median_us")]
     if tr:
         lines += ["## Called from PyTorch (fuselab_torch) against the direct C++ call", "",
@@ -411,10 +696,11 @@ def main():
                   "| workload | size | variant | from torch us | direct us | ratio | from torch host us | direct host us |",
                   "|---|---|---|---|---|---|---|---|"]
         for r in tr:
-            d = direct.get((r["workload"], r["size"], r["name"]))
+            d = direct.get(key_of(r))
             if not d or not d.get("median_us"):
                 continue
-            lines.append(f"| {r['workload']} | {r['size']} | {r['name']} | {r['median_us']:.1f} | {d['median_us']:.1f} | "
+            size = r["size"] + ("" if dtype_of(r) == "float32" else f" {dtype_of(r)}")
+            lines.append(f"| {r['workload']} | {size} | {r['name']} | {r['median_us']:.1f} | {d['median_us']:.1f} | "
                          f"{r['median_us'] / d['median_us']:.3f} | {us(r.get('host_us'))} | {us(d.get('host_us'))} |")
         lines.append("")
     for (wl, size), rows in groups.items():
@@ -436,13 +722,17 @@ def main():
                          f"{kernels} | {im} | {floor} | {pct} | {check} |"
                          if med else f"| {r['name']} | {r['kind']} | - | - | - | - | - | - | - | {check} |")
         lines.append("")
+    lines += rows_section(records, copy_gbps, targets23)
     if listed:
         lines += resources_section(listed)
     lines += choice_section(targets, choice, overhead)
     with open(os.path.join(args.out, "h200.md"), "w") as f:
         f.write("\n".join(l for l in lines if l is not None) + "\n")
 
-    chart(records, os.path.join(args.out, "h200.png"))
+    if any(r["workload"] not in ROWS for r in records):
+        chart([r for r in records if r["workload"] not in ROWS], os.path.join(args.out, "h200.png"))
+    if any(r["workload"] in ROWS for r in records):
+        rows_chart(records, copy_gbps, os.path.join(args.out, "h200_rows.png"))
 
 
 if __name__ == "__main__":

@@ -18,6 +18,14 @@ peer, fastest first, the best of each kind marked, with ratios to the floor and 
 cpu.png: one panel per workload and size (a log time axis where the panel spans more than a
 decade, else linear from 0; results/plotting.py), fuselab blue, peers orange, the floor dashed.
 --plot-only redraws cpu.png alone from the same records, after the same floor filling.
+
+The row reductions (issue 23: softmax, rmsnorm_residual, layernorm; sizes NxM; every record with
+its storage type in `dtype`, absent meaning float32) stay out of those per-size tables and of
+cpu.png: cpu.md gets a part of their own (GB/s at the minimum bytes over N, fuselab's best and
+each peer, each with its fraction of the copy bandwidth its floor uses), cpu_rows.png their GB/s
+over N, one panel per op and type, and issue 23's CPU targets (ahead of numpy and ONNX Runtime at
+every size; within 1.5x of the copy floor at N >= 4096) go into cpu.md and into RUN.json's
+`targets` (each with `held` and the figures of every cell; other targets there are kept).
 """
 import argparse
 import json
@@ -30,6 +38,14 @@ FLOOR_TARGETS = [("add_relu", "16777216", 1.15), ("pointwise_chain", "16777216",
                  ("blur3x3", "4096x4096", 1.5)]
 CONV_TARGET = ("conv_relu_pool", "1920x1080x3x16", 0.5)  # fraction of the FMA peak
 AUTO_MARGIN = 1.5  # an autoscheduler beating every hand form by more than this is flagged
+# The row reductions (issue 23).
+ROWS = ("softmax", "rmsnorm_residual", "layernorm")
+ROW_DTYPES = ("float32", "bfloat16", "float16")
+ROW_REQUIRED_DTYPES = ("float32", "bfloat16")  # float16 is optional on the CPU
+ROW_N = (256, 4096, 65536)
+ROW_PEERS = ("numpy", "onnxruntime")
+ROW_FLOOR_BOUND, ROW_FLOOR_FROM_N = 1.5, 4096
+ROW_TARGET_PREFIX = "issue 23 (CPU)"
 
 
 def fmt_us(v):
@@ -180,6 +196,195 @@ def group_section(key, rows, meta):
     return out + [""]
 
 
+# ---------------------------------------------------------------- the row reductions (issue 23)
+def dtype_of(r):
+    return r.get("dtype") or "float32"
+
+
+def is_refused(r):
+    """A documented limit's refusal: the peer line's `refused`, fuselab bench's error_kind "refusal"."""
+    return bool(r.get("refused") or r.get("error_kind") == "refusal")
+
+
+def row_n(r):
+    return int(str(r["size"]).lower().split("x")[0])
+
+
+def gbs(r):
+    return r["min_bytes"] / r["median_us"] / 1e3 if r.get("median_us") and r.get("min_bytes") else None
+
+
+def copy_fraction(r):
+    """median's share of the copy bandwidth its floor uses: floor_us / median_us."""
+    return r["floor_us"] / r["median_us"] if r.get("floor_us") and r.get("median_us") else None
+
+
+def row_cells(records):
+    cells = {}
+    for r in records:
+        if r["workload"] in ROWS:
+            cells.setdefault((r["workload"], dtype_of(r), row_n(r)), []).append(r)
+    return cells
+
+
+def row_dtypes(cells):
+    """float32 and bfloat16 (required), float16 where this run has it."""
+    return [dt for dt in ROW_DTYPES if dt in ROW_REQUIRED_DTYPES or any(k[1] == dt for k in cells)]
+
+
+def row_targets(records):
+    """Issue 23's CPU targets, one entry each: {"target", "value", "held", "cells"}; held only
+    where every cell was measured and held."""
+    cells = row_cells(records)
+    if not cells:
+        return []
+    keys = [(wl, dt, n) for wl in ROWS for dt in row_dtypes(cells) for n in ROW_N]
+
+    def figures(k):
+        rows = cells.get(k, [])
+        c = {"workload": k[0], "dtype": k[1], "n": k[2]}
+        bf = best(rows, "fuselab")
+        if bf:
+            c.update(fuselab=bf["name"], fuselab_us=round(bf["median_us"], 3), size=bf["size"],
+                     fuselab_x_floor=round(bf["median_us"] / bf["floor_us"], 3) if bf.get("floor_us") else None)
+        for p in ROW_PEERS:
+            pr = [r for r in rows if r.get("kind") == "peer" and r["name"] == p]
+            okr = ok_rows(pr)
+            if okr:
+                c[f"{p}_us"] = round(min(r["median_us"] for r in okr), 3)
+            elif pr:
+                c[f"{p}_us"] = None
+                c[f"{p}_error"] = str(pr[0].get("error") or "wrong")[:200]
+        return c
+
+    def entry(text, ks, judge, what):
+        out, failed, missing = [], [], 0
+        for k in ks:
+            c = figures(k)
+            c["held"] = judge(c)
+            out.append(c)
+            missing += c["held"] is None
+            if c["held"] is False:
+                failed.append(c)
+        value = f"{len(ks) - missing - len(failed)} of {len(ks)} cells held"
+        if failed:
+            value += "; not held: " + ", ".join(f"{c['workload']} {c['dtype']} N={c['n']} ({what(c)})" for c in failed)
+        if missing:
+            value += f"; {missing} not measured"
+        return {"target": text, "value": value, "held": not missing and not failed, "cells": out}
+
+    def ahead(c):
+        peers = [c[f"{p}_us"] for p in ROW_PEERS if c.get(f"{p}_us")]
+        if c.get("fuselab_us") is None or not peers:
+            return None
+        return c["fuselab_us"] < min(peers)
+
+    def near_floor(c):
+        if c.get("fuselab_x_floor") is None:
+            return None
+        return c["fuselab_x_floor"] <= ROW_FLOOR_BOUND
+
+    peer_txt = lambda c: f"{c.get('fuselab')} {fmt_us(c.get('fuselab_us'))} against " + ", ".join(  # noqa: E731
+        f"{p} {fmt_us(c.get(p + '_us'))}" for p in ROW_PEERS if c.get(p + "_us"))
+    floor_txt = lambda c: f"{c.get('fuselab')} {c.get('fuselab_x_floor'):.2f}x the floor"  # noqa: E731
+    return [entry(f"{ROW_TARGET_PREFIX}: fuselab's best ahead of numpy and ONNX Runtime at every size of the CPU "
+                  "suite, every op and type (a peer that refuses a type is left out of that cell)", keys, ahead,
+                  peer_txt),
+            entry(f"{ROW_TARGET_PREFIX}: fuselab's best within {ROW_FLOOR_BOUND}x of the CPU copy floor at "
+                  f"N >= {ROW_FLOOR_FROM_N}", [k for k in keys if k[2] >= ROW_FLOOR_FROM_N], near_floor, floor_txt)]
+
+
+def row_cell_text(r, strategy=False):
+    if r is None:
+        return "-"
+    if is_refused(r):
+        return "refused"
+    if not r.get("median_us"):
+        return "error"
+    g, f = gbs(r), copy_fraction(r)
+    txt = (f"{g:.1f}" if g is not None else fmt_us(r["median_us"])) + (f" ({f:.2f})" if f else "")
+    if r.get("ok") is False or r.get("error"):
+        txt = "wrong: " + txt
+    return txt + (f" {r['name']}" if strategy else "")
+
+
+def rows_section(records, targets):
+    cells = row_cells(records)
+    if not cells:
+        return []
+    ns = sorted({k[2] for k in cells})
+    lines = ["## Row reductions (issue 23): GB/s over the row length", "",
+             "GB/s at the minimum bytes (every input read once, every output written once, at the storage type's "
+             "size), the CPU host measure; in parentheses the fraction of the copy bandwidth of the record's floor "
+             "(floor / median). Sizes NxM, M = 2^22 / N. fuselab's best: the fastest correct strategy, named. "
+             "`refused`: the peer has no kernel for the type; `wrong`: outside the tolerance. Chart: cpu_rows.png.", ""]
+    if targets:
+        lines += ["| target | this run | held |", "|---|---|---|"]
+        lines += [f"| {t['target']} | {t['value']} | {'yes' if t['held'] else '**NO**'} |" for t in targets]
+        lines.append("")
+    peers = list(ROW_PEERS) + sorted({r["name"] for rs in cells.values() for r in rs if r.get("kind") == "peer"}
+                                     - set(ROW_PEERS))
+    for wl in ROWS:
+        dts = [dt for dt in ROW_DTYPES if any(k[:2] == (wl, dt) for k in cells)]
+        if not dts:
+            continue
+        lines += [f"### {wl}", "", "| type | | " + " | ".join(f"N={n}" for n in ns) + " |",
+                  "|---|---|" + "---|" * len(ns)]
+        for dt in dts:
+            cs = [cells.get((wl, dt, n), []) for n in ns]
+            lines.append(f"| {dt} | **fuselab** | " + " | ".join(row_cell_text(best(c, "fuselab"), True) for c in cs) + " |")
+            for p in peers:
+                rs = [next((r for r in c if r.get("kind") == "peer" and r["name"] == p), None) for c in cs]
+                if any(rs):
+                    lines.append(f"| {dt} | {p} | " + " | ".join(row_cell_text(r) for r in rs) + " |")
+            for name in sorted({r["name"] for c in cs for r in c if r.get("kind") == "fuselab"}):
+                rs = [next((r for r in c if r.get("kind") == "fuselab" and r["name"] == name), None) for c in cs]
+                lines.append(f"| {dt} | fuselab {name} | " + " | ".join(row_cell_text(r) for r in rs) + " |")
+        lines.append("")
+    return lines
+
+
+ROW_STYLE = {"numpy": ("tab:orange", "-", "s"), "onnxruntime": ("tab:brown", "--", "D")}
+
+
+def rows_chart(records, meta, path):
+    """cpu_rows.png: GB/s over N, one panel per (op, type): fuselab's best (blue, thick), every
+    strategy (faint blue), numpy and ONNX Runtime (orange, brown), the copy bandwidth dashed."""
+    try:
+        from plotting import rate_panels
+    except ImportError:
+        print("report_cpu: no matplotlib, no rows chart", file=sys.stderr)
+        return False
+    cells = row_cells(records)
+    panels = []
+    for wl in ROWS:
+        for dt in ROW_DTYPES:
+            ks = sorted(k for k in cells if k[:2] == (wl, dt))
+            if not ks:
+                continue
+            rs = [r for k in ks for r in cells[k]]
+            series = []
+            for name in sorted({r["name"] for r in rs if r.get("kind") == "fuselab"}):
+                series.append({"label": "fuselab strategies", "color": "tab:blue", "alpha": 0.3, "linewidth": 0.9,
+                               "points": [(row_n(r), gbs(r)) for r in ok_rows(rs, "fuselab") if r["name"] == name]})
+            series.append({"label": "fuselab's best", "color": "tab:blue", "linewidth": 2.2, "marker": "o",
+                           "points": [(k[2], gbs(b)) for k in ks for b in [best(cells[k], "fuselab")] if b]})
+            for p in list(ROW_PEERS) + sorted({r["name"] for r in rs if r.get("kind") == "peer"} - set(ROW_PEERS)):
+                color, ls, mk = ROW_STYLE.get(p, ("tab:gray", "-", "x"))
+                pts = [(row_n(r), gbs(r)) for r in ok_rows(rs, "peer") if r["name"] == p]
+                if pts:
+                    series.append({"label": p, "color": color, "linestyle": ls, "marker": mk, "points": pts})
+            bws = sorted(r["min_bytes"] / r["floor_us"] / 1e3 for r in rs if r.get("floor_us") and r.get("min_bytes"))
+            ceiling = bws[len(bws) // 2] if bws else meta.get("copy_bandwidth_gbs")
+            panels.append({"title": f"{wl}, {dt}", "series": series, "ceiling": ceiling,
+                           "ceiling_label": "copy bandwidth (the floor's)"})
+    title = "Row reductions on the CPU: GB/s at the minimum bytes over the row length (M = 2^22 / N), one run"
+    if meta.get("cpu"):
+        title += f", {meta['cpu']}"
+    cols = len({p["title"].split(", ")[1] for p in panels}) or 1  # a row of panels per op
+    return rate_panels(panels, path, title, "GB/s", cols=cols, dpi=90)
+
+
 def chart(groups, meta, path):
     try:
         import matplotlib
@@ -238,12 +443,18 @@ def main():
         run = json.load(f)
     meta, records = run.get("meta", {}), run["records"]
     fill_floors(records, meta)
-    groups = {}
+    groups = {}  # the workloads before the row reductions, which have their own part
     for r in records:
-        groups.setdefault((r["workload"], r["size"]), []).append(r)
+        if r["workload"] not in ROWS:
+            groups.setdefault((r["workload"], r["size"]), []).append(r)
+    has_rows = any(r["workload"] in ROWS for r in records)
     if args.plot_only:
         os.makedirs(args.out, exist_ok=True)
-        sys.exit(0 if chart(groups, meta, os.path.join(args.out, "cpu.png")) else 1)
+        ok = chart(groups, meta, os.path.join(args.out, "cpu.png")) if groups else True
+        if has_rows:
+            ok = rows_chart(records, meta, os.path.join(args.out, "cpu_rows.png")) and ok
+        sys.exit(0 if ok else 1)
+    targets23 = row_targets(records)
 
     lines = ["# fuselab on the CPU: strategies and CPU peers, one run", ""]
     for k, label in [("date", "date"), ("cpu", "CPU"), ("threads", "threads"), ("load", "load")]:
@@ -270,12 +481,20 @@ def main():
               "Halide's stores do, so a kernel with plain stores moves a third more bytes than it counts for 1 "
               "input and 1 output, a quarter more for 2 and 1). GB/s counts the fewest bytes.", ""]
     lines += targets_section(groups, meta)
+    lines += rows_section(records, targets23)
     for key, rows in groups.items():
         lines += group_section(key, rows, meta)
+    rewrite = False
     if args.choice:
         with open(args.choice) as f:
             c = json.load(f)
         run["choice"], run["model"] = c["choice"], c.get("model")
+        rewrite = True
+    if targets23:  # issue 23's targets replace their earlier evaluation; other targets stay
+        kept = [t for t in run.get("targets", []) if not str(t.get("target", "")).startswith(ROW_TARGET_PREFIX)]
+        run["targets"] = kept + targets23
+        rewrite = True
+    if rewrite:
         with open(args.json, "w") as f:
             json.dump(run, f, indent=2, sort_keys=True)
     if run.get("choice"):
@@ -291,7 +510,10 @@ def main():
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "cpu.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
-    chart(groups, meta, os.path.join(args.out, "cpu.png"))
+    if groups:
+        chart(groups, meta, os.path.join(args.out, "cpu.png"))
+    if has_rows:
+        rows_chart(records, meta, os.path.join(args.out, "cpu_rows.png"))
 
 
 if __name__ == "__main__":
