@@ -4,7 +4,8 @@
 // pipelines (checked through the JIT: Adams2019's CPU schedule is correct, about 2.5 min of
 // autoscheduling a variant here; Anderson2021's CUDA schedule computes each statistic in its own
 // kernels, a thread a row, with the statistics through global memory).
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
+// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
 // summary: autoscheduled by Anderson2021 (CUDA only: Adams2019 took 2.5 min a variant here)
 // autoscheduler: cuda=Anderson2021
 // targets: cuda

@@ -6,7 +6,8 @@
 // once, then from L1/L2. w and b are read by every block (from L2). No intermediate in global
 // memory; 58 to 73 registers, no spills. Bets on N = 1024 to 16384. CPU: rows in parallel tasks,
 // the two statistics computed at the row (the row stays in L1/L2), vectorized.
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
+// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
 // summary: one kernel, one row a block, mean and variance reduced in the block, x re-read
 #include "layernorm.h"
 #include "rows_common.h"

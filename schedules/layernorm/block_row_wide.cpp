@@ -4,7 +4,8 @@
 // output), where block_row's 4 blocks an SM (67 MB) would not. No intermediate in global memory;
 // 4.2 KB of shared memory a block; 58 to 73 registers. Bets on N = 16384 to 65536.
 // targets: cuda
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
+// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
 // summary: one kernel, one row a block of 512 threads (few rows resident: the re-reads hit L2)
 #include "layernorm.h"
 #include "rows_common.h"

@@ -4,7 +4,8 @@
 // call; intermediates 4NM bytes (x - mean, written once, read twice) plus 8M bytes; traffic x + 3 x
 // 4NM + out against block_row's x + out. Threads as block_row's (256 a block, 16-byte vectors), at
 // most 70 registers. CPU: the same four stages, each a parallel loop over rows.
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
+// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
 // summary: sum, x - mean, sum of squares, output: 4 kernels, x - mean through global memory
 #include "layernorm.h"
 #include "rows_common.h"

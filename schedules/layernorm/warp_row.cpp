@@ -7,7 +7,8 @@
 // intermediate in global memory; the row read three times, from DRAM once, then from L1. Bets on
 // short rows (N = 256 to 2048).
 // targets: cuda
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
+// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
 // summary: one warp a row, 8 rows a block; variance by warp shuffles, mean via shared memory
 #include "layernorm.h"
 #include "rows_common.h"

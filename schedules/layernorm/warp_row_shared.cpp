@@ -4,7 +4,8 @@
 // block, 58 to 75 registers. Bets that for short rows a block's barrier and 8 threads' 32 loads
 // cost fewer issue slots than warp_row's shuffles (every lane issuing 32 shfl.sync and 32 adds).
 // targets: cuda
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
+// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
 // summary: one warp a row, 8 rows a block; mean and variance combined through shared memory
 #include "layernorm.h"
 #include "rows_common.h"

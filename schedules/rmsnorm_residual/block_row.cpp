@@ -7,7 +7,8 @@
 // h and out written once. 62 to 72 registers (122 in the branch for unaligned rows), no spills.
 // Bets on N = 1024 to 16384. CPU: rows in parallel tasks, the sum at the row, then h and out in one
 // vectorized loop.
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 1947 us,
+// N=4096 290 us, N=262144 406 us; bfloat16: N=256 1718 us, N=4096 175 us, N=262144 240 us.
 // summary: one kernel, one row a block, sum of h^2 reduced in the block, h and out written together
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

@@ -6,7 +6,8 @@
 // h and out together (compute_with), re-reading x and residual from L1. No intermediate in global
 // memory. Bets on short rows (N = 256 to 2048).
 // targets: cuda
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 449 us, N=4096
+// 387 us, N=262144 677 us; bfloat16: N=256 224 us, N=4096 218 us, N=262144 1060 us.
 // summary: one warp a row, 8 rows a block; sum of h^2 by warp shuffles, h and out together
 #include "rmsnorm_residual.h"
 #include "rows_common.h"
