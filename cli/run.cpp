@@ -145,19 +145,23 @@ int run_command(const RunOptions &opt) {
         output_ids.push_back(id);
     }
 
+    // A pipeline built in float32 alone reads float32 files alone (its files' messages as ever).
+    bool typed = false;
+    for (const Variant &v : variants()) typed |= opt.pipeline == v.pipeline && std::string(v.dtype) != "float32";
     Buffers buffers;
-    std::string dtype = opt.dtype, first;  // first: the input that set the type
+    std::string dtype = opt.dtype, first, first_file;  // the input that set the type
     for (const Binding &in : inputs) {
-        std::string stored;
+        std::string stored = "float32";
         try {
-            buffers.emplace(in.name, read_array(in.file, &stored));
+            buffers.emplace(in.name, read_array(in.file, typed ? &stored : nullptr));
         } catch (const Error &e) {
             throw Error(who + ": input '" + in.name + "': " + e.what());
         }
-        if (dtype.empty()) dtype = stored, first = in.name;
+        if (dtype.empty()) dtype = stored, first = in.name, first_file = in.file;
         if (stored != dtype) {
             throw Error(who + ": input '" + in.name + "' (" + in.file + ") holds " + stored + ", but " +
-                        (first.empty() ? "--dtype is " : "input '" + first + "' holds ") + dtype +
+                        (first.empty() ? "--dtype is "
+                                       : "input '" + first + "' (" + first_file + ") holds ") + dtype +
                         ": every argument has one storage type (bfloat16 files hold its bits as '<u2')");
         }
     }

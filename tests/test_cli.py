@@ -179,11 +179,15 @@ class RunCommand(unittest.TestCase):
                 self.save("x.npy", self.bf16_bits(x)), self.save("residual.npy", x.astype(np.float16)),
                 self.save("w.npy", self.bf16_bits(x[0])), "-o", "out=" + self.path("out.npy"),
                 "-o", "h=" + self.path("h.npy"))
-        self.assert_fails(p, "input 'residual'", "holds float16", "input 'x' holds bfloat16")
-        # add_relu is float32 only: a float16 file names the types it is built for
+        self.assert_fails(p, "input 'residual'", "holds float16", "input 'x' (", "holds bfloat16")
+        # add_relu is float32 only: a float16 file is refused as any other dtype, and --dtype
+        # names the types it is built for
         a = self.uniform(64).astype(np.float16)
         p = run("add_relu", "--schedule", "fused", "--target", "cpu", self.save("a.npy", a),
                 self.save("b.npy", a), "-o", "out=" + self.path("out.npy"))
+        self.assert_fails(p, "add_relu/fused/cpu", "cannot read", "float16", "expected float32")
+        p = run("add_relu", "--schedule", "fused", "--target", "cpu", "--dtype", "float16",
+                self.save("a.npy", a), self.save("b.npy", a), "-o", "out=" + self.path("out.npy"))
         self.assert_fails(p, "add_relu/fused/cpu", "storage types float32, not float16")
         p = run("softmax", "--schedule", "block_row", "--target", "cpu", "--dtype", "float64",
                 self.save("x.npy", x), "-o", "out=" + self.path("out.npy"))
