@@ -109,7 +109,8 @@ StorageBuffers::StorageBuffers(const Workload &w, const Size &size, Buffers &val
     dtype_type(dtype);  // a known name, or Error
     if (dtype == "float32") return;
     const bool bf16 = dtype == "bfloat16";
-    for (auto &[name, v] : values_) {
+    for (auto &kv : values_) {
+        Halide::Runtime::Buffer<float> &v = kv.second;  // named: lambdas capture no bindings (C++17)
         std::vector<int> extents;
         for (int d = 0; d < v.dimensions(); d++) extents.push_back(v.dim(d).extent());
         Halide::Runtime::Buffer<uint16_t> b(extents);
@@ -118,7 +119,7 @@ StorageBuffers::StorageBuffers(const Workload &w, const Size &size, Buffers &val
             b(pos) = bf16 ? float_to_bfloat16(v(pos)) : float_to_float16(v(pos));
         });
         b.set_host_dirty();
-        narrow_.emplace(name, std::move(b));
+        narrow_.emplace(kv.first, std::move(b));
     }
 }
 
