@@ -73,8 +73,8 @@ nlohmann::json describe(const Variant &v) {
 }
 
 nlohmann::json element_tolerance(const Workload &w, const Size &size) {
-    const ElementTolerance t = w.element_tolerance ? w.element_tolerance(size)
-                                                   : ElementTolerance{w.tolerance, w.tolerance};
+    // float32's bound of the first output (workloads.h: element_tolerance_of)
+    const ElementTolerance t = element_tolerance_of(w, size, "float32", "out");
     return {{"atol", t.atol}, {"rtol", t.rtol}, {"at_size", format_size(size)}};
 }
 
