@@ -3,7 +3,11 @@
 // the float32 the math is done in. Each output is rounded to its storage type once, at the end.
 //
 //   float32  -> Float(32)
-//   float16  -> Float(16)  (native on PTX: cvt.f32.f16; on x86 with f16c: vcvtph2ps)
+//   float16  -> Float(16), converted through its bits with integer and float32 operations only
+//               (half_bits_to_float, float_to_half_bits). On the H200 every CUDA float16 variant
+//               that used Halide 21's native half casts wrote NaN (results/runs/2026-12-02-h200-s10)
+//               while the same schedules on bfloat16's bit route were right, so float16 takes
+//               that route too: the only half-typed operations left are loads, stores, bitcasts.
 //   bfloat16 -> UInt(16) holding the bfloat16 bits, the bytes of torch.bfloat16. Halide 21's
 //               BFloat(16) aborts the PTX backend ("Invalid cast!") on any cast or arithmetic.
 #pragma once
@@ -27,13 +31,50 @@ inline int storage_bytes(const std::string &dtype) {
     return storage_type(dtype).bytes();
 }
 
+// float16 bits (UInt(16) lanes) as float32, exactly: normal values rebias the exponent
+// (+112), inf and NaN keep an all-ones exponent (+224), and subnormals (exponent 0) are
+// mantissa x 2^-24, made exact by one float32 subtraction (2^-14 (1 + m/1024) - 2^-14).
+inline Halide::Expr half_bits_to_float(const Halide::Expr &h) {
+    using namespace Halide;
+    const int lanes = h.type().lanes();
+    const Type u32 = UInt(32, lanes), f32 = Float(32, lanes);
+    const Expr u = cast(u32, h);
+    const Expr sign = (u & cast(u32, 0x8000)) << 16;
+    const Expr em = u & cast(u32, 0x7fff);
+    const Expr o = (em << 13) + cast(u32, 112 << 23);
+    const Expr sub = reinterpret(u32, reinterpret(f32, o + cast(u32, 1 << 23)) -
+                                          reinterpret(f32, cast(u32, 113 << 23)));
+    const Expr bits = select(em >= cast(u32, 0x7c00), o + cast(u32, 112 << 23),
+                             em < cast(u32, 0x0400), sub, o);
+    return reinterpret(f32, bits | sign);
+}
+
+// A float32 rounded to the nearest float16, ties to even, as its bits (UInt(16) lanes): NaN ->
+// 0x7e00, at or above 65520 -> inf (the rounding carries into the exponent), below 2^-14 ->
+// a subnormal, rounded by one float32 addition of 0.5 (its ulp there is 2^-24, float16's).
+inline Halide::Expr float_to_half_bits(const Halide::Expr &f) {
+    using namespace Halide;
+    const int lanes = f.type().lanes();
+    const Type u32 = UInt(32, lanes), f32 = Float(32, lanes);
+    const Expr bits = reinterpret(u32, f);
+    const Expr sign = (bits >> 16) & cast(u32, 0x8000);
+    const Expr a = bits & cast(u32, 0x7fffffff);
+    const Expr sub = reinterpret(u32, reinterpret(f32, a) + cast(f32, 0.5f)) - cast(u32, 126 << 23);
+    const Expr odd = (a >> 13) & cast(u32, 1);
+    const Expr normal = (a + (cast(u32, 0xfff) + odd) - cast(u32, 112 << 23)) >> 13;
+    const Expr h = select(a > cast(u32, 0x7f800000), cast(u32, 0x7e00),
+                          a >= cast(u32, 0x47800000), cast(u32, 0x7c00),
+                          a < cast(u32, 0x38800000), sub, normal);
+    return cast(UInt(16, lanes), h | sign);
+}
+
 // A stored value as float32 (exact for every type). bfloat16: its 16 bits are the high half of
 // the float32's.
 inline Halide::Expr widen(const Halide::Expr &v) {
     using namespace Halide;
     const Type t = v.type().element_of();
     if (t == Float(32)) return v;
-    if (t == Float(16)) return cast(Float(32, v.type().lanes()), v);
+    if (t == Float(16)) return half_bits_to_float(reinterpret(UInt(16, v.type().lanes()), v));
     if (t == UInt(16)) {
         return reinterpret(Float(32, v.type().lanes()), cast(UInt(32, v.type().lanes()), v) << 16);
     }
@@ -47,12 +88,12 @@ inline Halide::Expr widen(const Halide::Expr &v) {
 // 0x7fffffff, would carry into -0). The NaN test is on the bits: Halide compiles float math with
 // LLVM's no-NaN flags, which entitle LLVM to drop a float NaN test (it dropped one on a float16
 // value), and the PTX and x86 code keep this one (checked in the generated code). float16: the
-// hardware conversion (round to nearest even, NaN kept, overflow to inf).
+// bits (float_to_half_bits).
 inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t) {
     using namespace Halide;
     const int lanes = f.type().lanes();
     if (t == Float(32)) return f;
-    if (t == Float(16)) return cast(Float(16, lanes), f);
+    if (t == Float(16)) return reinterpret(Float(16, lanes), float_to_half_bits(f));
     if (t == UInt(16)) {
         const Type u32 = UInt(32, lanes);
         const Expr bits = reinterpret(u32, f);
@@ -87,14 +128,18 @@ inline Halide::Expr order_key(const Halide::Expr &stored) {
     using namespace Halide;
     const int bits = stored.type().bits(), lanes = stored.type().lanes();
     const Type i32 = Int(32, lanes);
-    // The bits sign-extended to 32: a negative value's key is its magnitude's bits flipped.
-    const Expr b = cast(i32, reinterpret(Int(bits, lanes), stored));
+    // From the zero-extended bits: a value's key is its magnitude, a negative one's -1 - its
+    // magnitude (what sign-extending and flipping the magnitude gives, with no sign extension
+    // of a 16-bit value, which is one fewer thing for a backend to get wrong).
+    const Expr u = cast(UInt(32, lanes), reinterpret(UInt(bits, lanes), stored));
     const int mag_mask = bits == 32 ? 0x7fffffff : 0x7fff;
     const int inf_bits = stored.type() == Float(32)   ? 0x7f800000
                          : stored.type() == Float(16) ? 0x7c00
                                                       : 0x7f80;  // bfloat16 in UInt(16)
-    const Expr key = b ^ ((b >> (bits - 1)) & mag_mask);
-    return select((b & mag_mask) > inf_bits, cast(i32, 0x7fffffff), key);
+    const Expr mag = cast(i32, u & cast(UInt(32, lanes), mag_mask));
+    const Expr neg = (u >> (bits - 1)) != cast(UInt(32, lanes), 0);
+    const Expr key = select(neg, cast(i32, -1) - mag, mag);
+    return select(mag > cast(i32, inf_bits), cast(i32, 0x7fffffff), key);
 }
 
 // The key of +inf and of -inf of storage type `t`.

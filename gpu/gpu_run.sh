@@ -5,7 +5,10 @@
 #   tests     fuselab_tests (every variant against float64, CUDA included), the CLI's CUDA sweep
 #             (tests/test_cli_sweep.py; SWEEP_ARGS, default --all-shapes), the Python package on numpy and on torch
 #             tensors, and pipeline-level calls (tests/test_choose.py)
-#   sanitize  every CUDA variant through compute-sanitizer (gpu/sanitize_cuda.py)
+#   sanitize  every CUDA variant through compute-sanitizer (gpu/sanitize_cuda.py; SANITIZE_ARGS
+#             passes arguments, e.g. --pipelines softmax,layernorm)
+#   overhead  the host cost per call of each way to call add_relu from Python and C
+#             (peers/call_overhead.py), alone on the machine: run it first
 #   fuselab   `fuselab bench --target cuda` (events and host), then its --cupti run (launches,
 #             kernel time) in a second process
 #   bench_rows  `fuselab bench --target cuda` of the row reductions alone (ROWS_BUDGET,
@@ -72,8 +75,16 @@ for part in "$@"; do
         step "pipeline-level calls (choose)"; tail -3 "$OUT/choose_tests.log"
         ;;
     sanitize)
-        python3 gpu/sanitize_cuda.py --bin "$BIN/fuselab" --out "$OUT/sanitizers" > "$OUT/sanitize.log" 2>&1
+        # shellcheck disable=SC2086
+        python3 gpu/sanitize_cuda.py --bin "$BIN/fuselab" --out "$OUT/sanitizers" ${SANITIZE_ARGS:-} \
+            > "$OUT/sanitize.log" 2>&1
         step sanitizers; tail -4 "$OUT/sanitize.log"
+        ;;
+    overhead)
+        machine "_overhead"
+        FUSELAB_LIBRARY=python/fuselab/libfuselab.so python3 peers/call_overhead.py \
+            --json "$OUT/call_overhead.json" > "$OUT/call_overhead.txt" 2>&1
+        step call_overhead; cat "$OUT/call_overhead.txt"
         ;;
     fuselab)
         machine "_bench"

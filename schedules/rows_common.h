@@ -387,6 +387,14 @@ struct SplitShape {
     int wave_bytes;  // bytes of x (of each N x M input) a wave
 };
 
+// The rows of one wave: enough for wave_bytes of x, but no more than the rows there are (a
+// GuardWithIf split's inner loop runs its whole factor, and its blocks are gridDim.y) and no
+// more than CUDA's 65535 blocks in y (short rows would ask for millions: INVALID_VALUE).
+inline Expr split_wave_rows(Func out, const Expr &n, int bytes, const SplitShape &sh) {
+    const Expr m = out.output_buffer().dim(1).extent();
+    return clamp(min((sh.wave_bytes / bytes) / max(n, 1), m), 1, 65535);
+}
+
 // The output in waves: out.split(row) into a serial loop of waves of `rows_per_wave` rows
 // (enough rows for wave_bytes of x), each wave one kernel per stage; out's own kernel has a
 // block per (chunk, row) of the wave. Returns the wave level, where the statistics' kernels
@@ -396,7 +404,7 @@ inline LoopLevel gpu_split_rows(Func out, const Var &i, const Var &row, const Ex
     Var wave{row.name() + "_wave"}, rw{row.name() + "_rw"};
     Var ic{i.name() + "_c"}, ii{i.name() + "_i"}, ik{i.name() + "_k"}, iu{i.name() + "_u"},
         it{i.name() + "_t"}, iv{i.name() + "_v"};
-    const Expr rows_per_wave = max(1, (sh.wave_bytes / bytes) / max(n, 1));
+    const Expr rows_per_wave = split_wave_rows(out, n, bytes, sh);
     const int T = sh.threads;
     out.split(row, wave, rw, rows_per_wave, TailStrategy::GuardWithIf)
         .split(i, ic, ii, sh.chunk, TailStrategy::GuardWithIf)
@@ -418,7 +426,7 @@ inline void gpu_split_rows_with(Func f, Func out, const Var &i, const Var &row, 
     Var wave{row.name() + "_wave"}, rw{row.name() + "_rw"};
     Var ic{i.name() + "_c"}, ii{i.name() + "_i"}, ik{i.name() + "_k"}, iu{i.name() + "_u"},
         it{i.name() + "_t"}, iv{i.name() + "_v"};
-    const Expr rows_per_wave = max(1, (sh.wave_bytes / bytes) / max(n, 1));
+    const Expr rows_per_wave = split_wave_rows(out, n, bytes, sh);
     const int T = sh.threads;
     f.split(row, wave, rw, rows_per_wave, TailStrategy::GuardWithIf)
         .split(i, ic, ii, sh.chunk, TailStrategy::GuardWithIf)
