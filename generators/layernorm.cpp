@@ -4,10 +4,11 @@ namespace fuselab {
 
 void Layernorm::generate() {
     using namespace Halide;
+    const Target tg = get_target();
     const Expr n = x.dim(0).extent();
     r = RDom(0, n, "r");
 
-    xf(i, row) = widen(x(i, row));
+    xf(i, row) = widen(x(i, row), tg);
     shift(row) = xf(0, row);
     sum(row) = 0.0f;
     sum(row) += strict_float(xf(r, row) - shift(row));
@@ -17,7 +18,8 @@ void Layernorm::generate() {
     sumsq(row) = 0.0f;
     sumsq(row) += xc(r, row) * xc(r, row);
     rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-5f);
-    out(i, row) = narrow(xc(i, row) * rstd(row) * widen(w(i)) + widen(b(i)), out.type());
+    out(i, row) =
+        narrow(xc(i, row) * rstd(row) * widen(w(i), tg) + widen(b(i), tg), out.type(), tg);
 
     // Every buffer starts at 0; out has x's extents, w and b have N elements (a wrong extent is
     // refused, not read past).

@@ -4,16 +4,17 @@ namespace fuselab {
 
 void RmsnormResidual::generate() {
     using namespace Halide;
+    const Target tg = get_target();
     const Expr n = x.dim(0).extent();
     r = RDom(0, n, "r");
 
-    hs(i, row) = narrow(widen(x(i, row)) + widen(residual(i, row)), h.type());
-    hf(i, row) = widen(hs(i, row));
+    hs(i, row) = narrow(widen(x(i, row), tg) + widen(residual(i, row), tg), h.type(), tg);
+    hf(i, row) = widen(hs(i, row), tg);
     sumsq(row) = 0.0f;
     sumsq(row) += hf(r, row) * hf(r, row);
     rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);
     h(i, row) = hs(i, row);
-    out(i, row) = narrow(hf(i, row) * rstd(row) * widen(w(i)), out.type());
+    out(i, row) = narrow(hf(i, row) * rstd(row) * widen(w(i), tg), out.type(), tg);
 
     // Every buffer starts at 0; residual, out and h have x's extents, w has N elements (a wrong
     // extent is refused, not read past).

@@ -9,11 +9,12 @@ namespace fuselab {
 
 void Softmax::generate() {
     using namespace Halide;
+    const Target tg = get_target();
     const Type t = x.type();
     const Expr n = x.dim(0).extent();
     r = RDom(0, n, "r");
 
-    xf(i, row) = widen(x(i, row));
+    xf(i, row) = widen(x(i, row), tg);
     // The maximum first, so that exp never overflows (x = 1e4 everywhere gives 1/N each).
     // torch's answer is NaN for the whole row where the row holds a NaN, or a +inf (inf - inf),
     // or is -inf everywhere (-inf - -inf); every other row's x - mx lies in [-inf, 0].
@@ -32,7 +33,7 @@ void Softmax::generate() {
         // away (it did, for a float16 row), and no float max, which may drop a NaN.
         mx(row) = cast<int>(std::numeric_limits<int32_t>::min());
         mx(row) = max(mx(row), order_key(x(r, row)));
-        mxf(row) = widen(from_order_key(mx(row), t));
+        mxf(row) = widen(from_order_key(mx(row), t), tg);
         bad(row) = mx(row) >= order_key_pos_inf(t) || mx(row) <= order_key_neg_inf(t);
     }
     // CUDA: the hardware exponential (math.h: exp_for, ex2.approx of d log2(e), as Triton's exp;
@@ -43,14 +44,14 @@ void Softmax::generate() {
     // float32's exp, and exactly 0 for -inf).
     const Expr d = xf(i, row) - mxf(row);
     if (get_target().has_gpu_feature()) {
-        ex(i, row) = exp_for(d, get_target());
+        ex(i, row) = exp_for(d, tg);
     } else {
         ex(i, row) = select(d < -87.0f, 0.0f, exp_cpu(d));
     }
     sum(row) = 0.0f;
     sum(row) += ex(r, row);
     inv(row) = 1.0f / sum(row);
-    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type());
+    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg);
 
     // Every buffer starts at 0; out has x's extents.
     x.dim(0).set_min(0);

@@ -3,11 +3,13 @@
 // the float32 the math is done in. Each output is rounded to its storage type once, at the end.
 //
 //   float32  -> Float(32)
-//   float16  -> Float(16), converted through its bits with integer and float32 operations only
-//               (half_bits_to_float, float_to_half_bits). On the H200 every CUDA float16 variant
-//               that used Halide 21's native half casts wrote NaN (results/runs/2026-12-02-h200-s10)
-//               while the same schedules on bfloat16's bit route were right, so float16 takes
-//               that route too: the only half-typed operations left are loads, stores, bitcasts.
+//   float16  -> Float(16). On CUDA converted through its bits with integer and float32
+//               operations only (half_bits_to_float, float_to_half_bits): on the H200 every CUDA
+//               float16 variant that used Halide 21's native half casts wrote NaN
+//               (results/runs/2026-12-02-h200-s10) while the same schedules on bfloat16's bit
+//               route were right, so there the only half-typed operations left are loads, stores
+//               and bitcasts (right on every shape in -s11). On x86 the native casts (f16c:
+//               vcvtph2ps, vcvtps2ph), right on every CPU test and 2-4x faster than the bits.
 //   bfloat16 -> UInt(16) holding the bfloat16 bits, the bytes of torch.bfloat16. Halide 21's
 //               BFloat(16) aborts the PTX backend ("Invalid cast!") on any cast or arithmetic.
 #pragma once
@@ -42,10 +44,10 @@ inline Halide::Expr half_bits_to_float(const Halide::Expr &h) {
     const Expr sign = (u & cast(u32, 0x8000)) << 16;
     const Expr em = u & cast(u32, 0x7fff);
     const Expr o = (em << 13) + cast(u32, 112 << 23);
-    const Expr sub = reinterpret(u32, reinterpret(f32, o + cast(u32, 1 << 23)) -
-                                          reinterpret(f32, cast(u32, 113 << 23)));
-    const Expr bits = select(em >= cast(u32, 0x7c00), o + cast(u32, 112 << 23),
-                             em < cast(u32, 0x0400), sub, o);
+    const Expr sub = reinterpret(
+        u32, reinterpret(f32, o + cast(u32, 1 << 23)) - reinterpret(f32, cast(u32, 113 << 23)));
+    const Expr bits =
+        select(em >= cast(u32, 0x7c00), o + cast(u32, 112 << 23), em < cast(u32, 0x0400), sub, o);
     return reinterpret(f32, bits | sign);
 }
 
@@ -62,18 +64,18 @@ inline Halide::Expr float_to_half_bits(const Halide::Expr &f) {
     const Expr sub = reinterpret(u32, reinterpret(f32, a) + cast(f32, 0.5f)) - cast(u32, 126 << 23);
     const Expr odd = (a >> 13) & cast(u32, 1);
     const Expr normal = (a + (cast(u32, 0xfff) + odd) - cast(u32, 112 << 23)) >> 13;
-    const Expr h = select(a > cast(u32, 0x7f800000), cast(u32, 0x7e00),
-                          a >= cast(u32, 0x47800000), cast(u32, 0x7c00),
-                          a < cast(u32, 0x38800000), sub, normal);
+    const Expr h = select(a > cast(u32, 0x7f800000), cast(u32, 0x7e00), a >= cast(u32, 0x47800000),
+                          cast(u32, 0x7c00), a < cast(u32, 0x38800000), sub, normal);
     return cast(UInt(16, lanes), h | sign);
 }
 
 // A stored value as float32 (exact for every type). bfloat16: its 16 bits are the high half of
 // the float32's.
-inline Halide::Expr widen(const Halide::Expr &v) {
+inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target) {
     using namespace Halide;
     const Type t = v.type().element_of();
     if (t == Float(32)) return v;
+    if (t == Float(16) && !target.has_gpu_feature()) return cast(Float(32, v.type().lanes()), v);
     if (t == Float(16)) return half_bits_to_float(reinterpret(UInt(16, v.type().lanes()), v));
     if (t == UInt(16)) {
         return reinterpret(Float(32, v.type().lanes()), cast(UInt(32, v.type().lanes()), v) << 16);
@@ -87,12 +89,14 @@ inline Halide::Expr widen(const Halide::Expr &v) {
 // becomes the quiet NaN 0x7fc0, as c10's round_to_nearest_even does (rounding CUDA's NaN,
 // 0x7fffffff, would carry into -0). The NaN test is on the bits: Halide compiles float math with
 // LLVM's no-NaN flags, which entitle LLVM to drop a float NaN test (it dropped one on a float16
-// value), and the PTX and x86 code keep this one (checked in the generated code). float16: the
-// bits (float_to_half_bits).
-inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t) {
+// value), and the PTX and x86 code keep this one (checked in the generated code). float16: its
+// bits on CUDA (float_to_half_bits), the hardware's round to nearest even on x86.
+inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t,
+                           const Halide::Target &target) {
     using namespace Halide;
     const int lanes = f.type().lanes();
     if (t == Float(32)) return f;
+    if (t == Float(16) && !target.has_gpu_feature()) return cast(Float(16, lanes), f);
     if (t == Float(16)) return reinterpret(Float(16, lanes), float_to_half_bits(f));
     if (t == UInt(16)) {
         const Type u32 = UInt(32, lanes);
@@ -113,9 +117,9 @@ inline Halide::Expr storage_bits(const Halide::Expr &v) {
 // narrow(f, t), or the type's quiet NaN where `nan` holds: the choice is made on the stored bits,
 // which no floating-point assumption of the compiler can fold away.
 inline Halide::Expr narrow_or_nan(const Halide::Expr &f, const Halide::Expr &nan,
-                                  const Halide::Type &t) {
+                                  const Halide::Type &t, const Halide::Target &target) {
     using namespace Halide;
-    const Expr stored = narrow(f, t);
+    const Expr stored = narrow(f, t, target);
     const Type u = UInt(t.bits(), f.type().lanes());
     const int qnan = t == Float(32) ? 0x7fc00000 : t == Float(16) ? 0x7e00 : 0x7fc0;
     return reinterpret(stored.type(), select(nan, cast(u, qnan), storage_bits(stored)));
