@@ -209,7 +209,8 @@ def main():
         if args.bin != "none":  # keep the variants this build has (a removed one's row goes)
             listed = json.loads(subprocess.run([args.bin, "list", "--json", "--target", "cuda"],
                                                capture_output=True, text=True, check=True).stdout)
-            have = {f"{v['pipeline']}/{v['schedule']}" for v in listed}
+            have = {f"{v['pipeline']}/{v['schedule']}" + ("" if v.get("dtype", "float32") == "float32"
+                                                          else f"/{v['dtype']}") for v in listed}
             dropped = sorted(v for v in results if v not in have)
             results = {v: c for v, c in results.items() if v in have}
         meta = dict(parts[0]["meta"],

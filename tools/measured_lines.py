@@ -11,6 +11,10 @@ comment (its line and the comment lines after it, up to a header tag) becomes "M
 each run timed the strategy at; a pipeline that is one of several of a generator is named before
 its sizes (stencil_chain's k2 ...). The comment is re-wrapped to 100 columns; a file neither run
 timed keeps its line. A file without a Measured line gets one before its summary tag.
+The row reductions (softmax, rmsnorm_residual, layernorm) get their bandwidth instead, per
+storage type and N (TB/s on the H200, GB/s on the CPU, at the minimum bytes), a * marking each N
+where the strategy was the fastest of its pipeline and type. --generators limits the rewrite to
+some generators (the others' lines keep the run they cite).
 """
 import argparse
 import glob
@@ -42,6 +46,35 @@ def figures(records, generator, strategy):
     return parts
 
 
+ROWS = ("softmax", "rmsnorm_residual", "layernorm")
+
+
+def short_n(n):
+    return f"{n // 1024}k" if n >= 1024 and n % 1024 == 0 else str(n)
+
+
+def row_figures(records, generator, strategy, unit):
+    """'float32 256 1.85*, 1k 3.59*, ...; bfloat16 ...' for one row strategy, bandwidth at the
+    minimum bytes in `unit` (1e6: TB/s from bytes/us, 1e3: GB/s)."""
+    by, best = {}, {}
+    for r in records:
+        if (r.get("kind", "fuselab") != "fuselab" or r["workload"] != generator
+                or not r.get("median_us") or not r.get("ok", True) or r.get("error")):
+            continue
+        dt, n = r.get("dtype", "float32"), int(r["size"].split("x")[0])
+        bw = r["min_bytes"] / r["median_us"] / unit
+        best[(dt, n)] = max(best.get((dt, n), 0), bw)
+        if r["name"] == strategy:
+            by.setdefault(dt, {})[n] = bw
+    out = []
+    for dt in ("float32", "bfloat16", "float16"):
+        if dt in by:
+            cells = [f"{short_n(n)} {bw:.2f}" + ("*" if bw >= best[(dt, n)] else "")
+                     for n, bw in sorted(by[dt].items())]
+            out.append(f"{dt} " + ", ".join(cells))
+    return "; ".join(out)
+
+
 def rewrite(path, text, dry):
     lines = open(path).read().split("\n")
     start = next((i for i, l in enumerate(lines) if l.startswith("// Measured")), None)
@@ -69,12 +102,27 @@ def main():
     ap.add_argument("--date", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--dry-run", action="store_true")
+    ap.add_argument("--generators", help="comma-separated: only these schedules/<generator>/")
     args = ap.parse_args()
     gpu = json.load(open(args.h200))["records"]
     cpu = json.load(open(args.cpu))["records"]
+    only = set(args.generators.split(",")) if args.generators else None
     for path in sorted(glob.glob(os.path.join(ROOT, "schedules", "*", "*.cpp"))):
         generator = os.path.basename(os.path.dirname(path))
         strategy = os.path.splitext(os.path.basename(path))[0]
+        if only is not None and generator not in only:
+            continue
+        if generator in ROWS:
+            g, c = row_figures(gpu, generator, strategy, 1e6), row_figures(cpu, generator, strategy, 1e3)
+            if not g and not c:
+                continue
+            parts = [f"H200 TB/s: {g}" if g else "H200: not timed",
+                     f"2-core CPU GB/s: {c}" if c else "CPU: not built" if "targets: cuda" in
+                     open(path).read() else "CPU: not timed"]
+            rewrite(path, f"Measured {args.date} ({args.source}), at the minimum bytes, 2^26 "
+                    "elements a call, by N (*: the fastest strategy there): " + "; ".join(parts) + ".",
+                    args.dry_run)
+            continue
         g, c = figures(gpu, generator, strategy), figures(cpu, generator, strategy)
         if not g and not c:
             continue
