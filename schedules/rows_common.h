@@ -96,7 +96,8 @@ inline void cpu_rows_with(Func f, Func out, const Var &i, const Var &row, const 
 
 // A row statistic on the CPU, computed at `at`: 4 vectors of partial results (independent
 // chains for the out-of-order core), reduced to the scalar once per row.
-inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t) {
+inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t,
+                     bool fold = false) {
     const int L = cpu_lanes(t);
     RVar ro{r.name() + "_o"}, rv{r.name() + "_v"};
     Var v{s.name() + "_v"}, vo{s.name() + "_vo"};
@@ -109,6 +110,17 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
     }
     p.reorder_storage(order).compute_at(at).vectorize(v, L);
     p.update().vectorize(v, L);
+    // fold: the 4 vectors summed lane by lane into one (q, 3 vector operations), then its L lanes
+    // into the scalar, instead of 4L scalar steps a row, which cost short rows (N = 256) a third
+    // of their time. Only where `at` is one row: under compute_with (rmsnorm_residual's h, the
+    // two_pass forms) q's bounds span the task's rows, and it ran slower there.
+    if (fold) {
+        RVar qo{s.name() + "_qo"}, qi{s.name() + "_qi"};
+        Var w{s.name() + "_w"};
+        Func q = s.update().split(rv, qo, qi, L).rfactor(qi, w);
+        q.compute_at(at).vectorize(w, L);
+        q.update().vectorize(w, L);
+    }
     s.compute_at(at);
 }
 
