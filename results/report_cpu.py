@@ -308,12 +308,15 @@ def row_cell_text(r, strategy=False):
     return txt + (f" {r['name']}" if strategy else "")
 
 
-def rows_section(records, targets):
+def rows_section(records, targets, meta=None):
     cells = row_cells(records)
     if not cells:
         return []
     ns = sorted({k[2] for k in cells})
+    run = (meta or {}).get("rows") or {}  # the rows' own run, where merged beside a suite
     lines = ["## Row reductions (issue 23): GB/s over the row length", "",
+             *([f"Run: {run.get('date')} on {run.get('cpu')} ({run.get('probe_isa')}), fuselab and its "
+                f"peers in one process.", ""] if run else []),
              "GB/s at the minimum bytes (every input read once, every output written once, at the storage type's "
              "size), the CPU host measure; in parentheses the fraction of the copy bandwidth of the record's floor "
              "(floor / median). Sizes NxM, M = 2^22 / N. fuselab's best: the fastest correct strategy, named. "
@@ -379,8 +382,9 @@ def rows_chart(records, meta, path):
             panels.append({"title": f"{wl}, {dt}", "series": series, "ceiling": ceiling,
                            "ceiling_label": "copy bandwidth (the floor's)"})
     title = "Row reductions on the CPU: GB/s at the minimum bytes over the row length (M = 2^22 / N), one run"
-    if meta.get("cpu"):
-        title += f", {meta['cpu']}"
+    cpu = (meta.get("rows") or {}).get("cpu") or meta.get("cpu")  # the rows' own run, where merged
+    if cpu:
+        title += f", {cpu}"
     cols = len({p["title"].split(", ")[1] for p in panels}) or 1  # a row of panels per op
     return rate_panels(panels, path, title, "GB/s", cols=cols, dpi=90)
 
@@ -481,7 +485,7 @@ def main():
               "Halide's stores do, so a kernel with plain stores moves a third more bytes than it counts for 1 "
               "input and 1 output, a quarter more for 2 and 1). GB/s counts the fewest bytes.", ""]
     lines += targets_section(groups, meta)
-    lines += rows_section(records, targets23)
+    lines += rows_section(records, targets23, meta)
     for key, rows in groups.items():
         lines += group_section(key, rows, meta)
     rewrite = False

@@ -120,8 +120,8 @@ def main():
                      f"2-core CPU GB/s: {c}" if c else "CPU: not built" if "targets: cuda" in
                      open(path).read() else "CPU: not timed"]
             rewrite(path, f"Measured {args.date} ({args.source}), at the minimum bytes, 2^26 "
-                    "elements a call, by N (*: the fastest strategy there): " + "; ".join(parts) + ".",
-                    args.dry_run)
+                    "elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest "
+                    "strategy there): " + "; ".join(parts) + ".", args.dry_run)
             continue
         g, c = figures(gpu, generator, strategy), figures(cpu, generator, strategy)
         if not g and not c:

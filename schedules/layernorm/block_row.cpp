@@ -6,8 +6,12 @@
 // once, then from L1/L2. w and b are read by every block (from L2). No intermediate in global
 // memory; 58 to 73 registers, no spills. Bets on N = 1024 to 16384. CPU: rows in parallel tasks,
 // the two statistics computed at the row (the row stays in L1/L2), vectorized.
-// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
-// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.28, 1k 1.02, 4k 2.79*, 16k 3.08*, 64k 1.92, 256k 1.90*; bfloat16 256 0.12, 1k 0.50,
+// 4k 1.44, 16k 2.21*, 64k 1.69, 256k 1.38; float16 256 0.07, 1k 0.30, 4k 0.80, 16k 1.11*, 64k
+// 1.09*, 256k 0.97; 2-core CPU GB/s: float32 256 28.18*, 4k 35.95*, 64k 36.44*; bfloat16 256
+// 13.32*, 4k 20.89*, 64k 20.80*; float16 256 14.86*, 4k 27.02*, 64k 25.68*.
 // summary: one kernel, one row a block, mean and variance reduced in the block, x re-read
 #include "layernorm.h"
 #include "rows_common.h"

@@ -4,8 +4,11 @@
 // output), where block_row's 4 blocks an SM (67 MB) would not. No intermediate in global memory;
 // 4.2 KB of shared memory a block; 58 to 73 registers. Bets on N = 16384 to 65536.
 // targets: cuda
-// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
-// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.09, 1k 0.34, 4k 0.92, 16k 2.27, 64k 2.24*, 256k 1.86; bfloat16 256 0.06, 1k 0.22,
+// 4k 0.84, 16k 1.74, 64k 1.95*, 256k 1.75*; float16 256 0.03, 1k 0.11, 4k 0.41, 16k 0.80, 64k 1.02,
+// 256k 0.98*; CPU: not built.
 // summary: one kernel, one row a block of 512 threads (few rows resident: the re-reads hit L2)
 #include "layernorm.h"
 #include "rows_common.h"

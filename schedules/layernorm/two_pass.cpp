@@ -4,8 +4,12 @@
 // a row a block, 16-byte vectors). 2 kernels a call; traffic 2x + out plus 16M bytes of statistics;
 // 2.1 KB of shared memory in kernel 1, at most 72 registers. CPU: the same two parallel loops, one
 // row a task.
-// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
-// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.28, 1k 0.95, 4k 1.96, 16k 2.29, 64k 1.95, 256k 1.84; bfloat16 256 0.12, 1k 0.43, 4k
+// 1.05, 16k 1.53, 64k 1.60, 256k 1.29; float16 256 0.08, 1k 0.31, 4k 0.73, 16k 1.02, 64k 1.05, 256k
+// 0.90; 2-core CPU GB/s: float32 256 7.85, 4k 28.66, 64k 31.47; bfloat16 256 3.78, 4k 18.37, 64k
+// 20.18; float16 256 4.11, 4k 22.02, 64k 24.66.
 // summary: row statistics (mean, 1/std) in one kernel, then a kernel that re-reads x
 #include "layernorm.h"
 #include "rows_common.h"

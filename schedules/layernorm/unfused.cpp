@@ -4,8 +4,12 @@
 // call; intermediates 4NM bytes (x - mean, written once, read twice) plus 8M bytes; traffic x + 3 x
 // 4NM + out against block_row's x + out. Threads as block_row's (256 a block, 16-byte vectors), at
 // most 70 registers. CPU: the same four stages, each a parallel loop over rows.
-// Measured: not timed yet (the H200 run s10 ran out of budget before layernorm); its CUDA forms
-// passed the tests and the sweep there (results/runs/2026-12-02-h200-s10/b).
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.17, 1k 0.56, 4k 1.07, 16k 1.24, 64k 1.18, 256k 1.17; bfloat16 256 0.08, 1k 0.28, 4k
+// 0.50, 16k 0.55, 64k 0.53, 256k 0.67; float16 256 0.06, 1k 0.23, 4k 0.48, 16k 0.61, 64k 0.62, 256k
+// 0.61; 2-core CPU GB/s: float32 256 12.22, 4k 17.40, 64k 17.60; bfloat16 256 7.00, 4k 10.83, 64k
+// 11.70; float16 256 6.98, 4k 11.01, 64k 11.50.
 // summary: sum, x - mean, sum of squares, output: 4 kernels, x - mean through global memory
 #include "layernorm.h"
 #include "rows_common.h"

@@ -7,8 +7,12 @@
 // h and out written once. 62 to 72 registers (122 in the branch for unaligned rows), no spills.
 // Bets on N = 1024 to 16384. CPU: rows in parallel tasks, the sum at the row, then h and out in one
 // vectorized loop.
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 1947 us,
-// N=4096 290 us, N=262144 406 us; bfloat16: N=256 1718 us, N=4096 175 us, N=262144 240 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.55, 1k 1.78, 4k 3.67*, 16k 3.02, 64k 2.65, 256k 2.64; bfloat16 256 0.31, 1k 1.26,
+// 4k 3.06*, 16k 2.68, 64k 2.42, 256k 2.24; float16 256 0.14, 1k 0.56, 4k 1.44, 16k 1.49*, 64k
+// 1.47*, 256k 1.32; 2-core CPU GB/s: float32 256 41.37*, 4k 46.71*, 64k 44.36*; bfloat16 256 17.33,
+// 4k 25.85*, 64k 25.71; float16 256 20.95, 4k 35.89*, 64k 38.17*.
 // summary: one kernel, one row a block, sum of h^2 reduced in the block, h and out written together
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

@@ -5,8 +5,11 @@
 // intermediate in global memory; 2.2 KB of shared memory a block; 62 to 72 registers (122 in the
 // branch for unaligned rows). Bets on N = 16384 to 65536.
 // targets: cuda
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 4114 us,
-// N=4096 560 us, N=262144 401 us; bfloat16: N=256 3701 us, N=4096 267 us, N=262144 217 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.26, 1k 0.93, 4k 1.91, 16k 3.58*, 64k 2.69*, 256k 2.68*; bfloat16 256 0.15, 1k 0.57,
+// 4k 2.01, 16k 3.12*, 64k 2.42*, 256k 2.47*; float16 256 0.06, 1k 0.23, 4k 0.84, 16k 1.25, 64k
+// 1.36, 256k 1.39*; CPU: not built.
 // summary: one kernel, one row a block of 512 threads (few rows resident: the re-read hits L2)
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

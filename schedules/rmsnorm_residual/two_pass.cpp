@@ -6,8 +6,12 @@
 // (out reads x + residual rounded, not the h buffer), and h written by kernel 1 would cost a third
 // stream (7 row streams against 6). 1.1 KB of shared memory in kernel 1; 59 to 72 registers (124 in
 // the branch for unaligned float32 rows). CPU: the same two parallel loops over rows.
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 1893 us,
-// N=4096 387 us, N=262144 415 us; bfloat16: N=256 1784 us, N=4096 257 us, N=262144 269 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.57, 1k 1.72, 4k 2.78, 16k 2.69, 64k 2.61, 256k 2.59; bfloat16 256 0.30, 1k 1.14, 4k
+// 2.09, 16k 2.34, 64k 2.27, 256k 1.99; float16 256 0.15, 1k 0.59, 4k 1.36, 16k 1.46, 64k 1.44, 256k
+// 1.29; 2-core CPU GB/s: float32 256 31.01, 4k 35.13, 64k 33.60; bfloat16 256 19.02*, 4k 23.89, 64k
+// 25.77*; float16 256 22.21*, 4k 31.90, 64k 33.46.
 // summary: row statistic in one kernel, then one re-reading x and residual, writing h and out
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

@@ -6,8 +6,11 @@
 // h and out together (compute_with), re-reading x and residual from L1. No intermediate in global
 // memory. Bets on short rows (N = 256 to 2048).
 // targets: cuda
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 449 us, N=4096
-// 387 us, N=262144 677 us; bfloat16: N=256 224 us, N=4096 218 us, N=262144 1060 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 2.39*, 1k 3.95*, 4k 2.78, 16k 2.69, 64k 2.64, 256k 1.59; bfloat16 256 2.38*, 1k
+// 3.38*, 4k 2.46, 16k 2.47, 64k 1.61, 256k 0.51; float16 256 1.21*, 1k 1.50*, 4k 1.52*, 16k 1.44,
+// 64k 1.06, 256k 0.29; CPU: not built.
 // summary: one warp a row, 8 rows a block; sum of h^2 by warp shuffles, h and out together
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

@@ -7,8 +7,12 @@
 // (sm_90, 128-register cap): 52 to 64 registers, no spills (4 blocks an SM). Bets on N = 1024 to
 // 16384, where a block's row stays in L1/L2 between the passes. CPU: rows in parallel tasks, each
 // row's max, exp(x - max) (a row-sized scratch buffer) and sum at the row, vectorized.
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 1428 us,
-// N=4096 158 us, N=262144 273 us; bfloat16: N=256 1914 us, N=4096 167 us, N=262144 195 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.38, 1k 1.33, 4k 3.39*, 16k 2.56, 64k 2.01, 256k 1.97; bfloat16 256 0.14, 1k 0.54,
+// 4k 1.60, 16k 2.45*, 64k 1.75, 256k 1.37; float16 256 0.11, 1k 0.42, 4k 1.16, 16k 1.51*, 64k 1.42,
+// 256k 1.15; 2-core CPU GB/s: float32 256 21.01*, 4k 26.76*, 64k 25.82*; bfloat16 256 9.98*, 4k
+// 15.48*, 64k 15.63*; float16 256 11.06*, 4k 15.74*, 64k 16.79*.
 // summary: one kernel, one row a block, max and sum reduced in the block, x re-read from L1/L2
 #include "rows_common.h"
 #include "softmax.h"

@@ -4,8 +4,11 @@
 // output), where block_row's 4 blocks an SM (67 MB) would not. No intermediate in global memory;
 // 4.2 KB of shared memory a block; 52 to 64 registers. Bets on N = 16384 to 65536.
 // targets: cuda
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 2972 us,
-// N=4096 347 us, N=262144 262 us; bfloat16: N=256 4121 us, N=4096 309 us, N=262144 150 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.18, 1k 0.65, 4k 1.54, 16k 3.23*, 64k 2.04*, 256k 2.05*; bfloat16 256 0.07, 1k 0.25,
+// 4k 0.87, 16k 1.88, 64k 2.04*, 256k 1.79*; float16 256 0.05, 1k 0.19, 4k 0.72, 16k 1.26, 64k
+// 1.43*, 256k 1.44*; CPU: not built.
 // summary: one kernel, one row a block of 512 threads (few rows resident: the re-reads hit L2)
 #include "rows_common.h"
 #include "softmax.h"

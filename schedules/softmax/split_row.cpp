@@ -9,8 +9,17 @@
 // statistic has one compute site; a copy of an rfactored Func made with clone_in still refers to
 // the original in Halide 21). Bets on N = 65536 float32 and 262144; the 4 launches a wave cost
 // about 16 us of host time a wave.
+// The bet was lost on the H200 (-s11): never the fastest strategy; float32 at N = 65536 1.13 TB/s
+// against block_row_wide's 2.04, at 262144 0.97 against 2.05. Both sizes are 11 waves of 4
+// dependent kernels, each grid 768 blocks (under 6 an SM), so a call is a chain of small launches:
+// our guess, not yet profiled, is that their gaps and tails cost more than serving the re-reads
+// from L2 saves.
 // targets: cuda
-// Measured: not yet (the lead fills this in from the H200 run)
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.10, 1k 0.37, 4k 0.98, 16k 1.16, 64k 1.13, 256k 0.97; bfloat16 256 0.03, 1k 0.12, 4k
+// 0.43, 16k 1.09, 64k 1.08, 256k 0.98; float16 256 0.02, 1k 0.07, 4k 0.27, 16k 0.88, 64k 0.87, 256k
+// 0.81; CPU: not built.
 // summary: several blocks a row, chunk statistics through global memory, rows in L2-sized waves
 #include "rows_common.h"
 #include "softmax.h"

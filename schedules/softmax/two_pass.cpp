@@ -4,8 +4,12 @@
 // a block, a row a block, 16-byte vectors). 2 kernels a call; traffic 2x + out (x read twice from
 // DRAM) plus 16M bytes of statistics; 2.1 KB of shared memory in kernel 1, at most 48 registers.
 // CPU: the same two parallel loops, one row a task.
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 1380 us,
-// N=4096 280 us, N=262144 345 us; bfloat16: N=256 1757 us, N=4096 215 us, N=262144 227 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.39, 1k 1.19, 4k 1.91, 16k 2.11, 64k 1.82, 256k 1.56; bfloat16 256 0.15, 1k 0.56, 4k
+// 1.25, 16k 1.64, 64k 1.52, 256k 1.18; float16 256 0.10, 1k 0.39, 4k 0.96, 16k 1.34, 64k 1.35, 256k
+// 1.07; 2-core CPU GB/s: float32 256 7.36, 4k 19.41, 64k 21.12; bfloat16 256 4.04, 4k 9.73, 64k
+// 10.38; float16 256 4.28, 4k 10.79, 64k 11.72.
 // summary: row statistics (max, 1/sum) in one kernel, then a kernel that re-reads x
 #include "rows_common.h"
 #include "softmax.h"

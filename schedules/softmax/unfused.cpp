@@ -4,8 +4,12 @@
 // intermediates 4NM bytes (ex, written once, read twice) plus 8M bytes (max, sum); traffic x + 3 x
 // 4NM + out against block_row's x + out. Threads as block_row's (256 a block, 16-byte vectors), at
 // most 48 registers. CPU: the same four stages, each a parallel loop over rows.
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 2924 us,
-// N=4096 516 us, N=262144 518 us; bfloat16: N=256 3105 us, N=4096 534 us, N=262144 413 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 0.18, 1k 0.58, 4k 1.04, 16k 1.15, 64k 1.11, 256k 1.04; bfloat16 256 0.09, 1k 0.29, 4k
+// 0.50, 16k 0.57, 64k 0.56, 256k 0.65; float16 256 0.08, 1k 0.28, 4k 0.53, 16k 0.65, 64k 0.58, 256k
+// 0.64; 2-core CPU GB/s: float32 256 12.66, 4k 16.82, 64k 17.05; bfloat16 256 7.40, 4k 10.60, 64k
+// 10.58; float16 256 7.20, 4k 10.13, 64k 10.78.
 // summary: max, exp, sum and output each its own kernel, exp(x - max) through global memory
 #include "rows_common.h"
 #include "softmax.h"

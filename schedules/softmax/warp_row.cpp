@@ -7,8 +7,11 @@
 // times, from DRAM once, then from L1. Bets on short rows (N = 256 to 2048), where a block row's
 // threads would mostly idle and a block's barriers cost more than a warp's shuffles.
 // targets: cuda
-// Measured (H200, 2^26 elements, results/runs/2026-12-02-h200-s10/c): float32: N=256 290 us, N=4096
-// 259 us, N=262144 795 us; bfloat16: N=256 260 us, N=4096 133 us, N=262144 1073 us.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
+// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
+// float32 256 1.85*, 1k 3.59*, 4k 2.07, 16k 2.03, 64k 1.72, 256k 0.68; bfloat16 256 1.03*, 1k
+// 2.28*, 4k 2.02*, 16k 1.79, 64k 0.86, 256k 0.25; float16 256 0.76*, 1k 1.37*, 4k 1.54*, 16k 1.45,
+// 64k 0.75, 256k 0.21; CPU: not built.
 // summary: one warp a row, 8 rows a block; the sum by warp shuffles, the max through shared memory
 #include "rows_common.h"
 #include "softmax.h"
