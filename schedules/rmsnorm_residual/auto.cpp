@@ -1,9 +1,11 @@
-// auto: no hand schedule. The build runs an autoscheduler on the generator's estimates
-// (N = 4096, M = 16384): Anderson2021 for CUDA (through fuselab_guarded, which makes its RoundUp
-// tails GuardWithIf), Adams2019 for the CPU; this file only names the strategy. Both run on these
-// pipelines (checked through the JIT: Adams2019's CPU schedule is correct, about 2.5 min of
-// autoscheduling a variant here; Anderson2021's CUDA schedule computes each statistic in its own
-// kernels, a thread a row, with the statistics through global memory).
+// auto: no hand schedule. The build runs Anderson2021 on the generator's estimates (N = 4096, M =
+// 16384), through fuselab_guarded, which makes its RoundUp tails GuardWithIf; this file only names
+// the strategy. Its CUDA schedule computes each statistic in its own kernels, a thread a row, with
+// the statistics through global memory. float32 only: its bfloat16 schedule failed to launch at N =
+// 65536 and 262144 (-s10). No CPU form: Adams2019's schedule was correct but took about 2.5 minutes
+// of autoscheduling a variant, which CI cannot afford, and Mullapudi2016's (a second) sums each row
+// serially in float32, which missed the float32 bound at N = 262147 (rmsnorm_residual, layernorm;
+// tried 2026-12-02).
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 1k 0.97, 4k 0.96, 16k 0.61, 64k 0.22, 256k 0.07; CPU: not built.
