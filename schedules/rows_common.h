@@ -137,9 +137,17 @@ inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, 
 }
 
 // A pointwise per-row stage at `at` (e.g. exp(x - max), read by both the sum and the output),
-// vectorized: the row's values in a scratch buffer that stays in cache.
-inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const Target &t) {
-    f.compute_at(at).vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf);
+// vectorized: the row's values in a scratch buffer that stays in cache, allocated once a task
+// (`store`, cpu_rows' task level) and reused row after row: allocated at the row, its size (N) is
+// dynamic, so Halide takes it from the heap, a malloc and a free a row.
+inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const LoopLevel &store,
+                          const Target &t) {
+    f.store_at(store).compute_at(at).vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf);
+}
+
+// cpu_rows' task level (its row loop's outer half), where a row's scratch is allocated.
+inline LoopLevel cpu_task(Func out, const Var &row) {
+    return LoopLevel(out, Var{row.name() + "_o"});
 }
 
 // A 2-D pointwise Func as its own parallel loop nest (the unfused form's stages).

@@ -31,7 +31,7 @@ FUSELAB_SCHEDULE(Softmax, block_row) {
     } else {
         const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target);
         rows::cpu_stat(g.mx, g.r.x, row, target, true);
-        rows::cpu_row_stage(g.ex, g.i, row, target);
+        rows::cpu_row_stage(g.ex, g.i, row, rows::cpu_task(g.out, g.row), target);
         rows::cpu_stat(g.sum, g.r.x, row, target, true);
     }
 }
