@@ -10,8 +10,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.28, 1k 1.02, 4k 2.79*, 16k 3.08*, 64k 1.92, 256k 1.90*; bfloat16 256 0.12, 1k 0.50,
 // 4k 1.44, 16k 2.21*, 64k 1.69, 256k 1.38; float16 256 0.07, 1k 0.30, 4k 0.80, 16k 1.11*, 64k
-// 1.09*, 256k 0.97; 2-core CPU GB/s: float32 256 28.18*, 4k 35.95*, 64k 36.44*; bfloat16 256
-// 13.32*, 4k 20.89*, 64k 20.80*; float16 256 14.86*, 4k 27.02*, 64k 25.68*.
+// 1.09*, 256k 0.97; 2-core CPU GB/s: float32 256 29.97*, 4k 38.32*, 64k 39.07*; bfloat16 256
+// 13.12*, 4k 20.98*, 64k 21.44*; float16 256 14.82*, 4k 26.56*, 64k 27.41*.
 // summary: one kernel, one row a block, mean and variance reduced in the block, x re-read
 #include "layernorm.h"
 #include "rows_common.h"

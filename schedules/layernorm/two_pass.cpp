@@ -8,8 +8,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.28, 1k 0.95, 4k 1.96, 16k 2.29, 64k 1.95, 256k 1.84; bfloat16 256 0.12, 1k 0.43, 4k
 // 1.05, 16k 1.53, 64k 1.60, 256k 1.29; float16 256 0.08, 1k 0.31, 4k 0.73, 16k 1.02, 64k 1.05, 256k
-// 0.90; 2-core CPU GB/s: float32 256 7.85, 4k 28.66, 64k 31.47; bfloat16 256 3.78, 4k 18.37, 64k
-// 20.18; float16 256 4.11, 4k 22.02, 64k 24.66.
+// 0.90; 2-core CPU GB/s: float32 256 7.95, 4k 30.34, 64k 31.86; bfloat16 256 2.99, 4k 17.05, 64k
+// 20.73; float16 256 3.67, 4k 21.08, 64k 26.52.
 // summary: row statistics (mean, 1/std) in one kernel, then a kernel that re-reads x
 #include "layernorm.h"
 #include "rows_common.h"

@@ -8,8 +8,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.17, 1k 0.56, 4k 1.07, 16k 1.24, 64k 1.18, 256k 1.17; bfloat16 256 0.08, 1k 0.28, 4k
 // 0.50, 16k 0.55, 64k 0.53, 256k 0.67; float16 256 0.06, 1k 0.23, 4k 0.48, 16k 0.61, 64k 0.62, 256k
-// 0.61; 2-core CPU GB/s: float32 256 12.22, 4k 17.40, 64k 17.60; bfloat16 256 7.00, 4k 10.83, 64k
-// 11.70; float16 256 6.98, 4k 11.01, 64k 11.50.
+// 0.61; 2-core CPU GB/s: float32 256 13.47, 4k 17.87, 64k 18.34; bfloat16 256 6.83, 4k 10.79, 64k
+// 11.63; float16 256 7.27, 4k 11.18, 64k 12.16.
 // summary: sum, x - mean, sum of squares, output: 4 kernels, x - mean through global memory
 #include "layernorm.h"
 #include "rows_common.h"

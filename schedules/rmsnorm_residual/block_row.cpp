@@ -11,8 +11,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.55, 1k 1.78, 4k 3.67*, 16k 3.02, 64k 2.65, 256k 2.64; bfloat16 256 0.31, 1k 1.26,
 // 4k 3.06*, 16k 2.68, 64k 2.42, 256k 2.24; float16 256 0.14, 1k 0.56, 4k 1.44, 16k 1.49*, 64k
-// 1.47*, 256k 1.32; 2-core CPU GB/s: float32 256 41.37*, 4k 46.71*, 64k 44.36*; bfloat16 256 17.33,
-// 4k 25.85*, 64k 25.71; float16 256 20.95, 4k 35.89*, 64k 38.17*.
+// 1.47*, 256k 1.32; 2-core CPU GB/s: float32 256 42.41*, 4k 45.63*, 64k 46.09*; bfloat16 256 17.28,
+// 4k 24.93*, 64k 27.91*; float16 256 20.78, 4k 36.55*, 64k 38.52*.
 // summary: one kernel, one row a block, sum of h^2 reduced in the block, h and out written together
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

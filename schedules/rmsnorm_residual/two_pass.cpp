@@ -10,8 +10,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.57, 1k 1.72, 4k 2.78, 16k 2.69, 64k 2.61, 256k 2.59; bfloat16 256 0.30, 1k 1.14, 4k
 // 2.09, 16k 2.34, 64k 2.27, 256k 1.99; float16 256 0.15, 1k 0.59, 4k 1.36, 16k 1.46, 64k 1.44, 256k
-// 1.29; 2-core CPU GB/s: float32 256 31.01, 4k 35.13, 64k 33.60; bfloat16 256 19.02*, 4k 23.89, 64k
-// 25.77*; float16 256 22.21*, 4k 31.90, 64k 33.46.
+// 1.29; 2-core CPU GB/s: float32 256 30.37, 4k 34.49, 64k 34.90; bfloat16 256 19.16*, 4k 23.25, 64k
+// 26.82; float16 256 21.53*, 4k 31.43, 64k 34.12.
 // summary: row statistic in one kernel, then one re-reading x and residual, writing h and out
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

@@ -9,8 +9,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.53, 1k 1.27, 4k 1.75, 16k 1.83, 64k 1.76, 256k 1.78; bfloat16 256 0.22, 1k 0.65, 4k
 // 0.75, 16k 0.82, 64k 0.81, 256k 1.20; float16 256 0.14, 1k 0.49, 4k 0.84, 16k 0.95, 64k 0.95, 256k
-// 1.09; 2-core CPU GB/s: float32 256 22.24, 4k 25.53, 64k 24.97; bfloat16 256 17.31, 4k 22.02, 64k
-// 23.71; float16 256 18.01, 4k 24.78, 64k 26.24.
+// 1.09; 2-core CPU GB/s: float32 256 22.47, 4k 24.88, 64k 27.10; bfloat16 256 17.56, 4k 21.79, 64k
+// 25.74; float16 256 18.15, 4k 25.04, 64k 26.29.
 // summary: x + residual, h, sum of h^2, out: 4 kernels, x + residual through global memory
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

@@ -11,8 +11,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.38, 1k 1.33, 4k 3.39*, 16k 2.56, 64k 2.01, 256k 1.97; bfloat16 256 0.14, 1k 0.54,
 // 4k 1.60, 16k 2.45*, 64k 1.75, 256k 1.37; float16 256 0.11, 1k 0.42, 4k 1.16, 16k 1.51*, 64k 1.42,
-// 256k 1.15; 2-core CPU GB/s: float32 256 21.01*, 4k 26.76*, 64k 25.82*; bfloat16 256 9.98*, 4k
-// 15.48*, 64k 15.63*; float16 256 11.06*, 4k 15.74*, 64k 16.79*.
+// 256k 1.15; 2-core CPU GB/s: float32 256 23.12*, 4k 26.22*, 64k 26.87*; bfloat16 256 10.16*, 4k
+// 15.23*, 64k 15.25*; float16 256 11.49*, 4k 15.92*, 64k 16.36*.
 // summary: one kernel, one row a block, max and sum reduced in the block, x re-read from L1/L2
 #include "rows_common.h"
 #include "softmax.h"

@@ -8,8 +8,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.39, 1k 1.19, 4k 1.91, 16k 2.11, 64k 1.82, 256k 1.56; bfloat16 256 0.15, 1k 0.56, 4k
 // 1.25, 16k 1.64, 64k 1.52, 256k 1.18; float16 256 0.10, 1k 0.39, 4k 0.96, 16k 1.34, 64k 1.35, 256k
-// 1.07; 2-core CPU GB/s: float32 256 7.36, 4k 19.41, 64k 21.12; bfloat16 256 4.04, 4k 9.73, 64k
-// 10.38; float16 256 4.28, 4k 10.79, 64k 11.72.
+// 1.07; 2-core CPU GB/s: float32 256 7.78, 4k 18.94, 64k 21.14; bfloat16 256 3.39, 4k 8.25, 64k
+// 10.05; float16 256 3.55, 4k 10.47, 64k 11.80.
 // summary: row statistics (max, 1/sum) in one kernel, then a kernel that re-reads x
 #include "rows_common.h"
 #include "softmax.h"

@@ -8,8 +8,8 @@
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.18, 1k 0.58, 4k 1.04, 16k 1.15, 64k 1.11, 256k 1.04; bfloat16 256 0.09, 1k 0.29, 4k
 // 0.50, 16k 0.57, 64k 0.56, 256k 0.65; float16 256 0.08, 1k 0.28, 4k 0.53, 16k 0.65, 64k 0.58, 256k
-// 0.64; 2-core CPU GB/s: float32 256 12.66, 4k 16.82, 64k 17.05; bfloat16 256 7.40, 4k 10.60, 64k
-// 10.58; float16 256 7.20, 4k 10.13, 64k 10.78.
+// 0.64; 2-core CPU GB/s: float32 256 12.60, 4k 16.28, 64k 17.58; bfloat16 256 7.46, 4k 9.71, 64k
+// 10.51; float16 256 7.26, 4k 9.97, 64k 10.52.
 // summary: max, exp, sum and output each its own kernel, exp(x - max) through global memory
 #include "rows_common.h"
 #include "softmax.h"
