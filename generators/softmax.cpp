@@ -18,7 +18,7 @@ void Softmax::generate() {
     // The maximum first, so that exp never overflows (x = 1e4 everywhere gives 1/N each).
     // torch's answer is NaN for the whole row where the row holds a NaN, or a +inf (inf - inf),
     // or is -inf everywhere (-inf - -inf); every other row's x - mx lies in [-inf, 0].
-    if (get_target().has_gpu_feature()) {
+    if (tg.has_gpu_feature()) {
         // CUDA: those rows become NaN by themselves: PTX's max may skip a NaN, but the NaN
         // element's x - mx is NaN, ex2.approx keeps it, and so do the sum and every output of
         // the row. No NaN test for LLVM's no-NaN flags to fold away.
@@ -43,7 +43,7 @@ void Softmax::generate() {
     // instructions, about 1e-7 relative; half the instructions of Halide's exp), 0 below -87 (as
     // float32's exp, and exactly 0 for -inf).
     const Expr d = xf(i, row) - mxf(row);
-    if (get_target().has_gpu_feature()) {
+    if (tg.has_gpu_feature()) {
         ex(i, row) = exp_for(d, tg);
     } else {
         ex(i, row) = select(d < -87.0f, 0.0f, exp_cpu(d));

@@ -72,13 +72,16 @@ inline int cpu_lanes(const Target &t) {
 
 // A row-wise output on the CPU: rows in parallel tasks of at least ~16K elements (one row where
 // rows are longer), each row's elements in vectors of the native width. Returns the level of one
-// row, where its statistics are computed (the row stays in L1/L2 between the passes).
-inline LoopLevel cpu_rows(Func out, const Var &i, const Var &row, const Expr &n, const Target &t) {
+// row, where its statistics are computed (the row stays in L1/L2 between the passes), and sets
+// `task` (where given) to the level of one task, where a row's scratch can be allocated.
+inline LoopLevel cpu_rows(Func out, const Var &i, const Var &row, const Expr &n, const Target &t,
+                          LoopLevel *task = nullptr) {
     Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
     const Expr rows_per_task = max(1, 16384 / max(n, 1));
     out.split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
         .vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf)
         .parallel(rowo);
+    if (task) *task = LoopLevel(out, rowo);
     return LoopLevel(out, rowi);
 }
 
@@ -138,16 +141,11 @@ inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, 
 
 // A pointwise per-row stage at `at` (e.g. exp(x - max), read by both the sum and the output),
 // vectorized: the row's values in a scratch buffer that stays in cache, allocated once a task
-// (`store`, cpu_rows' task level) and reused row after row: allocated at the row, its size (N) is
+// (`store`, cpu_rows' `task`) and reused row after row: allocated at the row, its size (N) is
 // dynamic, so Halide takes it from the heap, a malloc and a free a row.
 inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const LoopLevel &store,
                           const Target &t) {
     f.store_at(store).compute_at(at).vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf);
-}
-
-// cpu_rows' task level (its row loop's outer half), where a row's scratch is allocated.
-inline LoopLevel cpu_task(Func out, const Var &row) {
-    return LoopLevel(out, Var{row.name() + "_o"});
 }
 
 // A 2-D pointwise Func as its own parallel loop nest (the unfused form's stages).

@@ -29,9 +29,10 @@ FUSELAB_SCHEDULE(Softmax, block_row) {
         rows::align_buffers(g.x, g.out);
         g.out.specialize(rows::aligned_rows(V, g.x, g.out));
     } else {
-        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target);
+        LoopLevel task;
+        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target, &task);
         rows::cpu_stat(g.mx, g.r.x, row, target, true);
-        rows::cpu_row_stage(g.ex, g.i, row, rows::cpu_task(g.out, g.row), target);
+        rows::cpu_row_stage(g.ex, g.i, row, task, target);
         rows::cpu_stat(g.sum, g.r.x, row, target, true);
     }
 }
