@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "Halide.h"
+#include "fuselab/wide_accesses.h"
 
 namespace fuselab::rows {
 
@@ -175,11 +176,12 @@ inline int out_steps(int V) {
 // A row-wise output, one row per block: T threads side by side over the row, each V consecutive
 // elements a step (i = k * TV + t * V + v), the steps in a serial loop unrolled by out_steps(V).
 // Returns the block level.
-inline LoopLevel gpu_block_rows(Func out, const Var &i, const Var &row, int T, int V) {
+inline LoopLevel gpu_block_rows(Func out, const Var &i, const Var &row, int T, int V,
+                                int steps = 0) {
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
     out.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
         .split(it, it, iv, V)
-        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
         .reorder(iv, iu, ik, it, row)
         .gpu_blocks(row)
         .gpu_threads(it)
@@ -190,11 +192,12 @@ inline LoopLevel gpu_block_rows(Func out, const Var &i, const Var &row, int T, i
 
 // A second output with the same loop nest, fused with `out` at the thread level (rmsnorm's h:
 // each thread stores both outputs of the same elements, from one load of x and residual).
-inline void gpu_block_rows_with(Func f, Func out, const Var &i, const Var &row, int T, int V) {
+inline void gpu_block_rows_with(Func f, Func out, const Var &i, const Var &row, int T, int V,
+                                int steps = 0) {
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
     f.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
         .split(it, it, iv, V)
-        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
         .reorder(iv, iu, ik, it, row)
         .gpu_blocks(row)
         .gpu_threads(it)
@@ -208,7 +211,8 @@ inline void gpu_block_rows_with(Func f, Func out, const Var &i, const Var &row, 
 // loads in flight), its partial (shared), and where T > 32 the W warps' partials of each
 // lane, by 32 threads (shared). Returns the RVar over which s then reduces the row's 32 (or T)
 // partials.
-inline RVar gpu_block_partials(Func s, const RVar &r, const LoopLevel &block, int T, int V) {
+inline RVar gpu_block_partials(Func s, const RVar &r, const LoopLevel &block, int T, int V,
+                               int steps = 0) {
     const std::string n = s.name();
     RVar ro{n + "_ro"}, ru{n + "_ru"}, rt{n + "_rt"}, rv{n + "_rv"}, rw{n + "_rw"}, rl{n + "_rl"};
     Var v{n + "_v"}, t{n + "_t"}, l{n + "_l"};
@@ -219,7 +223,7 @@ inline RVar gpu_block_partials(Func s, const RVar &r, const LoopLevel &block, in
     pt.update().reorder(rv, t).gpu_threads(t).unroll(rv);
     pv.compute_at(pt, t).vectorize(v);
     pv.update()
-        .split(ro, ro, ru, unroll_steps(V), TailStrategy::GuardWithIf)
+        .split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
         .reorder(v, ru, ro, t)
         .vectorize(v)
         .unroll(ru);
@@ -243,16 +247,19 @@ inline void gpu_rows_final(Func s, const RVar &last, const LoopLevel &block, con
 
 // A statistic reduced inside one block (gpu_block_partials, then gpu_rows_final).
 inline void gpu_block_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int T,
-                           int V) {
-    gpu_rows_final(s, gpu_block_partials(s, r, block, T, V), block, row);
+                           int V, int steps = 0) {
+    gpu_rows_final(s, gpu_block_partials(s, r, block, T, V, steps), block, row);
 }
 
 // A statistic as its own kernel, one row per block of T threads, the result in global memory
 // (the unfused and two_pass forms). Returns the kernel's block level (where a statistic it
-// reads can be computed too).
-inline LoopLevel gpu_stat_kernel(Func s, const RVar &r, const Var &row, int T, int V) {
+// reads can be computed too). `aligned` (where given) specializes the kernel on it, so that its
+// loads are 16-byte vectors where it holds.
+inline LoopLevel gpu_stat_kernel(Func s, const RVar &r, const Var &row, int T, int V,
+                                 const Expr &aligned = Expr()) {
     Func k = s.in();
     k.compute_root().gpu_blocks(row);
+    if (aligned.defined()) k.specialize(aligned);
     const LoopLevel block(k, row);
     const RVar last = gpu_block_partials(s, r, block, T, V);
     s.compute_at(block);
@@ -267,22 +274,25 @@ inline LoopLevel gpu_row_kernel(Func f, const Var &row) {
     return LoopLevel(f, row);
 }
 
-// A 2-D pointwise Func as its own kernel (the unfused form's stages): one row per block.
-inline void gpu_root_2d(Func f, const Var &i, const Var &row, int T, int V) {
+// A 2-D pointwise Func as its own kernel (the unfused form's stages): one row per block,
+// specialized on `aligned` where given (gpu_stat_kernel).
+inline void gpu_root_2d(Func f, const Var &i, const Var &row, int T, int V,
+                        const Expr &aligned = Expr()) {
     gpu_block_rows(f.compute_root(), i, row, T, V);
+    if (aligned.defined()) f.specialize(aligned);
 }
 
 // A row staged in shared memory in its storage type, at `block` (one row a block), by the
 // block's T threads (16 bytes a thread a step, coalesced): every later pass of the block reads
 // it there instead of from L1/L2. `xs` is the staged Func: x.in() for an input, or a pointwise
 // stage (rmsnorm's x + residual, rounded).
-inline void gpu_stage_row(Func xs, const LoopLevel &block, int T, int V) {
+inline void gpu_stage_row(Func xs, const LoopLevel &block, int T, int V, int steps = 0) {
     const std::vector<Var> a = xs.args();
     Var k{"s_k"}, u{"s_u"}, t{"s_t"}, v{"s_v"};
     xs.compute_at(block)
         .split(a[0], k, t, T * V, TailStrategy::GuardWithIf)
         .split(t, t, v, V)
-        .split(k, k, u, unroll_steps(V), TailStrategy::GuardWithIf)
+        .split(k, k, u, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
         .reorder(v, u, k, t, a[1])
         .gpu_threads(t)
         .vectorize(v)
@@ -308,13 +318,14 @@ void specialize_staged(Func out, const In &in, const Expr &aligned, const char *
 // A row-wise output with R rows per block, one warp per row: the 32 lanes side by side over the
 // row, V consecutive elements a step, unrolled by out_steps(V); lanes are thread x, the
 // block's rows thread y. Returns the warp's level (one row).
-inline LoopLevel gpu_warp_rows(Func out, const Var &i, const Var &row, int R, int V) {
+inline LoopLevel gpu_warp_rows(Func out, const Var &i, const Var &row, int R, int V,
+                               int steps = 0) {
     Var rb{row.name() + "_b"}, rw{row.name() + "_w"};
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, il{i.name() + "_l"}, iv{i.name() + "_v"};
     out.split(row, rb, rw, R, TailStrategy::GuardWithIf)
         .split(i, ik, il, 32 * V, TailStrategy::GuardWithIf)
         .split(il, il, iv, V)
-        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
         .reorder(iv, iu, ik, il, rw, rb)
         .gpu_blocks(rb)
         .gpu_threads(rw)
@@ -333,13 +344,14 @@ inline LoopLevel gpu_warp_rows_lane(Func out, const Var &i) {
 }
 
 // The second output of gpu_warp_rows, fused with the first at the innermost unrolled level.
-inline void gpu_warp_rows_with(Func f, Func out, const Var &i, const Var &row, int R, int V) {
+inline void gpu_warp_rows_with(Func f, Func out, const Var &i, const Var &row, int R, int V,
+                               int steps = 0) {
     Var rb{row.name() + "_b"}, rw{row.name() + "_w"};
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, il{i.name() + "_l"}, iv{i.name() + "_v"};
     f.split(row, rb, rw, R, TailStrategy::GuardWithIf)
         .split(i, ik, il, 32 * V, TailStrategy::GuardWithIf)
         .split(il, il, iv, V)
-        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
+        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
         .reorder(iv, iu, ik, il, rw, rb)
         .gpu_blocks(rb)
         .gpu_threads(rw)
@@ -353,7 +365,7 @@ inline void gpu_warp_rows_with(Func f, Func out, const Var &i, const Var &row, i
 // accumulators in registers (unroll_steps(V) loads in flight) and its partial pu(u) in `partials`
 // memory. Returns the RVar over which s then reduces the 32 partials.
 inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const Var &row, int V,
-                              bool lanes_in_registers) {
+                              bool lanes_in_registers, int steps = 0) {
     const std::string n = s.name();
     RVar ro{n + "_ro"}, ru{n + "_ru"}, rl{n + "_rl"}, rv{n + "_rv"};
     Var v{n + "_v"}, u{n + "_u"};
@@ -371,7 +383,7 @@ inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const 
     }
     pv.compute_at(pu, u).vectorize(v);
     pv.update()
-        .split(ro, ro, ru, unroll_steps(V), TailStrategy::GuardWithIf)
+        .split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
         .reorder(v, ru, ro, u)
         .vectorize(v)
         .unroll(ru);
@@ -381,8 +393,9 @@ inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const 
 // A statistic reduced by one warp a row, its partials in shared memory and its last step by one
 // thread a row (gpu_rows_final), at `block` (gpu_warp_rows_block). Any number of stages may read
 // it (softmax's max is read by the sum's pass and by the output).
-inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int V) {
-    gpu_rows_final(s, gpu_warp_partials(s, r, block, row, V, false), block, row);
+inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int V,
+                          int steps = 0) {
+    gpu_rows_final(s, gpu_warp_partials(s, r, block, row, V, false, steps), block, row);
 }
 
 // A statistic reduced by one warp a row through warp shuffles (HALIDE-CUDA-NOTES.md's one-warp
@@ -392,104 +405,9 @@ inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const V
 // max) would need a second copy inside that pass's lane loop, and a copy of an rfactored Func
 // (clone_in) still refers to the original in Halide 21.
 inline void gpu_warp_stat_shfl(Func s, const RVar &r, const LoopLevel &warp, const LoopLevel &lane,
-                               const Var &row, int V) {
-    gpu_warp_partials(s, r, warp, row, V, true);
+                               const Var &row, int V, int steps = 0) {
+    gpu_warp_partials(s, r, warp, row, V, true, steps);
     s.compute_at(lane);
-}
-
-// ---- split_row: several blocks a row, in waves of rows.
-
-struct SplitShape {
-    int chunk;       // elements of a row a block (its T threads, V a step)
-    int threads;     // T
-    int wave_bytes;  // bytes of x (of each N x M input) a wave
-};
-
-// The rows of one wave: enough for wave_bytes of x, but no more than the rows there are (a
-// GuardWithIf split's inner loop runs its whole factor, and its blocks are gridDim.y) and no
-// more than CUDA's 65535 blocks in y (short rows would ask for millions: INVALID_VALUE).
-inline Expr split_wave_rows(Func out, const Expr &n, int bytes, const SplitShape &sh) {
-    const Expr m = out.output_buffer().dim(1).extent();
-    return clamp(min((sh.wave_bytes / bytes) / max(n, 1), m), 1, 65535);
-}
-
-// The output in waves: out.split(row) into a serial loop of waves of `rows_per_wave` rows
-// (enough rows for wave_bytes of x), each wave one kernel per stage; out's own kernel has a
-// block per (chunk, row) of the wave. Returns the wave level, where the statistics' kernels
-// are computed, and sets `block` to out's block level.
-inline LoopLevel gpu_split_rows(Func out, const Var &i, const Var &row, const Expr &n, int bytes,
-                                const SplitShape &sh, int V, LoopLevel *block) {
-    Var wave{row.name() + "_wave"}, rw{row.name() + "_rw"};
-    Var ic{i.name() + "_c"}, ii{i.name() + "_i"}, ik{i.name() + "_k"}, iu{i.name() + "_u"},
-        it{i.name() + "_t"}, iv{i.name() + "_v"};
-    const Expr rows_per_wave = split_wave_rows(out, n, bytes, sh);
-    const int T = sh.threads;
-    out.split(row, wave, rw, rows_per_wave, TailStrategy::GuardWithIf)
-        .split(i, ic, ii, sh.chunk, TailStrategy::GuardWithIf)
-        .split(ii, ik, it, T * V, TailStrategy::GuardWithIf)
-        .split(it, it, iv, V)
-        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
-        .reorder(iv, iu, ik, it, ic, rw, wave)
-        .gpu_blocks(ic, rw)
-        .gpu_threads(it)
-        .vectorize(iv)
-        .unroll(iu);
-    *block = LoopLevel(out, ic);
-    return LoopLevel(out, wave);
-}
-
-// The second output of gpu_split_rows (rmsnorm's h), fused with out.
-inline void gpu_split_rows_with(Func f, Func out, const Var &i, const Var &row, const Expr &n,
-                                int bytes, const SplitShape &sh, int V) {
-    Var wave{row.name() + "_wave"}, rw{row.name() + "_rw"};
-    Var ic{i.name() + "_c"}, ii{i.name() + "_i"}, ik{i.name() + "_k"}, iu{i.name() + "_u"},
-        it{i.name() + "_t"}, iv{i.name() + "_v"};
-    const Expr rows_per_wave = split_wave_rows(out, n, bytes, sh);
-    const int T = sh.threads;
-    f.split(row, wave, rw, rows_per_wave, TailStrategy::GuardWithIf)
-        .split(i, ic, ii, sh.chunk, TailStrategy::GuardWithIf)
-        .split(ii, ik, it, T * V, TailStrategy::GuardWithIf)
-        .split(it, it, iv, V)
-        .split(ik, ik, iu, out_steps(V), TailStrategy::GuardWithIf)
-        .reorder(iv, iu, ik, it, ic, rw, wave)
-        .gpu_blocks(ic, rw)
-        .gpu_threads(it)
-        .vectorize(iv)
-        .unroll(iu)
-        .compute_with(out, iu);
-}
-
-// A statistic split across blocks: each block reduces one chunk of a row (gpu_block_partials)
-// into pc(c, row), written to global memory by a kernel of the wave (`wave`); s itself, the sum
-// of a row's few chunk partials, is then computed where it is read: at `final_at` (a block
-// level of its reader) by one thread a row (gpu_rows_final), or, where two kernels read it
-// (softmax's max, layernorm's mean), as its own small kernel of the wave (final_at undefined).
-inline void gpu_split_stat(Func s, const RVar &r, const LoopLevel &wave, const Var &row,
-                           const SplitShape &sh, int V, const LoopLevel *final_at) {
-    const std::string n = s.name();
-    RVar rc{n + "_rc"}, rk{n + "_rk"};
-    Var c{n + "_c"}, rt{n + "_rowt"}, rb{n + "_rowb"};
-    Func pc = s.update().split(r, rc, rk, sh.chunk).rfactor(rc, c);
-    Func pcw = pc.in();
-    pcw.compute_at(wave).reorder(c, row).gpu_blocks(c, row);
-    const LoopLevel pblock(pcw, c);
-    const RVar last = gpu_block_partials(pc, rk, pblock, sh.threads, V);
-    pc.compute_at(pblock);
-    pc.update().unroll(last, 8, TailStrategy::GuardWithIf);
-    if (final_at) {
-        s.update().unroll(rc, 4, TailStrategy::GuardWithIf);
-        Func sw = s.in();
-        sw.compute_at(*final_at).gpu_threads(row).store_in(MemoryType::GPUShared);
-        s.compute_at(sw, row).store_in(MemoryType::Register);
-    } else {
-        Func sw = s.in();
-        sw.compute_at(wave)
-            .split(row, rb, rt, 32, TailStrategy::GuardWithIf)
-            .gpu_blocks(rb)
-            .gpu_threads(rt);
-        s.compute_at(sw, rt);
-        s.update().unroll(rc, 4, TailStrategy::GuardWithIf);
-    }
 }
 
 }  // namespace fuselab::rows

@@ -22,6 +22,7 @@ FUSELAB_SCHEDULE(Layernorm, block_row_wide) {
     rows::gpu_block_stat(g.sum, g.r.x, block, g.row, T, V);
     rows::gpu_block_stat(g.sumsq, g.r.x, block, g.row, T, V);
     rows::align_buffers(g.x, g.w, g.b, g.out);
+    fuselab::wide_accesses(g, target);
     g.out.specialize(rows::aligned_rows(V, g.x, g.out));
 }
 

@@ -23,6 +23,7 @@ FUSELAB_SCHEDULE(RmsnormResidual, block_row_wide) {
     rows::gpu_block_rows_with(g.h, g.out, g.i, g.row, T, V);
     rows::gpu_block_stat(g.sumsq, g.r.x, block, g.row, T, V);
     rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+    fuselab::wide_accesses(g, target);
     g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
 }
 

@@ -28,6 +28,7 @@ FUSELAB_SCHEDULE(RmsnormResidual, two_pass) {
         rows::gpu_block_rows(g.out, g.i, g.row, T, V);
         rows::gpu_block_rows_with(g.h, g.out, g.i, g.row, T, V);
         rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+        fuselab::wide_accesses(g, target);
         g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
     } else {
         Var ro{"row_o"}, ri{"row_i"};

@@ -22,11 +22,16 @@ FUSELAB_SCHEDULE(RmsnormResidual, unfused) {
     const Expr n = g.x.dim(0).extent();
     if (target.has_gpu_feature()) {
         const int T = 256, V = rows::vec_elems(g.x.type());
-        rows::gpu_root_2d(g.hs, g.i, g.row, T, V);
+        // Each kernel specialized on 16-byte rows (the intermediate hs's too: n % V).
+        const Expr aligned = rows::aligned_rows(V, g.x, g.residual, g.out, g.h) && n % V == 0;
+        rows::gpu_root_2d(g.hs, g.i, g.row, T, V, aligned);
         rows::gpu_block_rows(g.h, g.i, g.row, T, V);
-        rows::gpu_stat_kernel(g.sumsq, g.r.x, g.row, T, V);
+        g.h.specialize(aligned);
+        rows::gpu_stat_kernel(g.sumsq, g.r.x, g.row, T, V, aligned);
         rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+        g.out.specialize(aligned);
         rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
+        fuselab::wide_accesses(g, target);
     } else {
         rows::cpu_root_2d(g.hs, g.i, g.row, n, target);
         rows::cpu_rows(g.h, g.i, g.row, n, target);

@@ -1,31 +1,26 @@
-// warp_row: one kernel, one warp a row, 8 rows (256 threads) a block: the 32 lanes side by side
-// over the row, 16 bytes of x and of residual a lane a step. The sum of h^2 is reduced by warp
-// shuffles (HALIDE-CUDA-NOTES.md's one-warp form: each lane's partial in lane-striped registers,
-// each lane reading the 32 partials by shfl.sync.idx inside the output's lane loop); no shared
-// memory; 60 to 70 registers (120 in the branch for unaligned float32 rows). Then each lane writes
-// h and out together (compute_with), re-reading x and residual from L1. No intermediate in global
-// memory. Bets on short rows (N = 256 to 2048).
+// warp_row: one kernel, one warp a row, 4 rows (128 threads) a block: the 32 lanes side by side
+// over the row, 16 bytes a lane a step (16-bit types as 32-bit words: fuselab/wide_accesses.h),
+// 2 vectors a lane in flight in the statistics' passes, 1 in the output's. The sum of squares by warp shuffles; h stored
+// beside out from the same loads. No
+// intermediate in global memory; the row read from DRAM once, then from L1. Specialized on
+// N >= 32 V (every lane holds a whole vector), where the reductions' last steps are unguarded.
+// Why these numbers: the search on the H200 (tools/row_search.cpp, results/rows_search.md) timed
+// 1, 2 and 4 vectors in flight and 2, 4 and 8 rows a block; 4 rows and 2 vectors were fastest or
+// within 6% at N = 256 to 2048. The profile (results/rows_ncu.md) of the earlier form (8 rows a
+// block, 4 float32 vectors in flight) at N = 256: 70 to 90 instructions an element and barrier
+// and scoreboard stalls; 4 rows a block took the registers from 64 to 40 (softmax float32) and
+// the achieved occupancy from 47% to 69%. Loses past N ~ 4096: a warp's row no longer stays in
+// L1 between the passes, and the re-reads come from DRAM (3x the minimum read at N = 4096).
 // targets: cuda
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 2.39*, 1k 3.95*, 4k 2.78, 16k 2.69, 64k 2.64, 256k 1.59; bfloat16 256 2.38*, 1k
-// 3.38*, 4k 2.46, 16k 2.47, 64k 1.61, 256k 0.51; float16 256 1.21*, 1k 1.50*, 4k 1.52*, 16k 1.44,
-// 64k 1.06, 256k 0.29; CPU: not built.
-// summary: one warp a row, 8 rows a block; sum of h^2 by warp shuffles, h and out together
-#include "rmsnorm_residual.h"
-#include "rows_common.h"
+// summary: one warp a row, 4 rows a block; the sum of squares by warp shuffles, h stored beside out
+#include "row_funcs.h"
 
 namespace fuselab {
 
 FUSELAB_SCHEDULE(RmsnormResidual, warp_row) {
-    using namespace Halide;
-    const int R = 8, V = rows::vec_elems(g.x.type());
-    const LoopLevel warp = rows::gpu_warp_rows(g.out, g.i, g.row, R, V);
-    rows::gpu_warp_rows_with(g.h, g.out, g.i, g.row, R, V);
-    const LoopLevel lane = rows::gpu_warp_rows_lane(g.out, g.i);
-    rows::gpu_warp_stat_shfl(g.sumsq, g.r.x, warp, lane, g.row, V);
-    rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
-    g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
+    rows::Form form;
+    form.kind = rows::Form::Warp, form.rows = 4, form.steps = 2, form.out_steps = 1;
+    rows::gpu_rows(g, form, target);
 }
 
 }  // namespace fuselab

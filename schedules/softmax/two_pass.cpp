@@ -29,6 +29,7 @@ FUSELAB_SCHEDULE(Softmax, two_pass) {
         rows::gpu_block_stat(g.sum, g.r.x, stats, g.row, T, V);
         rows::gpu_block_rows(g.out, g.i, g.row, T, V);
         rows::align_buffers(g.x, g.out);
+        fuselab::wide_accesses(g, target);
         g.out.specialize(rows::aligned_rows(V, g.x, g.out));
     } else {
         // One row a task: compute_with over split rows made the statistics' bounds span the rest

@@ -21,11 +21,15 @@ FUSELAB_SCHEDULE(Softmax, unfused) {
     const Expr n = g.x.dim(0).extent();
     if (target.has_gpu_feature()) {
         const int T = 256, V = rows::vec_elems(g.x.type());
-        rows::gpu_stat_kernel(g.mx, g.r.x, g.row, T, V);
-        rows::gpu_root_2d(g.ex, g.i, g.row, T, 4);
-        rows::gpu_stat_kernel(g.sum, g.r.x, g.row, T, 4);
+        // Each kernel specialized on 16-byte rows, the float32 intermediate's (n % V) too.
+        const Expr aligned = rows::aligned_rows(V, g.x, g.out) && n % V == 0;
+        rows::gpu_stat_kernel(g.mx, g.r.x, g.row, T, V, aligned);
+        rows::gpu_root_2d(g.ex, g.i, g.row, T, 4, aligned);
+        rows::gpu_stat_kernel(g.sum, g.r.x, g.row, T, 4, aligned);
         rows::gpu_block_rows(g.out, g.i, g.row, T, V);
+        g.out.specialize(aligned);
         rows::align_buffers(g.x, g.out);
+        fuselab::wide_accesses(g, target);
     } else {
         rows::cpu_stat_root(g.mx, g.r.x, g.row, n, target);
         rows::cpu_root_2d(g.ex, g.i, g.row, n, target);

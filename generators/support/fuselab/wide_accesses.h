@@ -1,0 +1,89 @@
+// wide_accesses: a custom lowering pass that makes Halide 21's PTX backend load and store 8- and
+// 16-bit vectors of external buffers 16 bytes at a time.
+//
+// Why: CodeGen_PTX_Dev's native vector is 64 bits, so CodeGen_LLVM cuts every wider load or
+// store into 8-byte pieces with at most 8-byte alignment; only a 4 x 32-bit access is special-
+// cased into one 128-bit one (CodeGen_PTX_Dev::visit(Load/Store), v21.0.0). A bfloat16 or
+// float16 row read as 8 x UInt(16) therefore took two ld.global.nc.v4.b16 a vector, and its
+// stores two st.global.v4.b16 (issue 30: every 16-bit row variant's PTX, 2026-12-02).
+//
+// What: after Halide's last simplification, a dense, unpredicated load of N x 8- or 16-bit lanes
+// (N x bits a multiple of 32) from an input or output buffer, whose index is a multiple of the
+// 32-bit word (the Load's own ModulusRemainder), becomes a load of the same bytes as 32-bit lanes
+// reinterpreted back; a store likewise. Where the index is a multiple of 16 bytes, 4 x 32 bits
+// is one 128-bit access. Internal allocations are left alone: Halide packs shared allocations
+// of different types at offsets aligned to their own element size only. The buffers' alignment
+// must be declared (set_host_alignment(16): the pass needs 4 bytes; fuselab's runtime refuses
+// device views that are not 16-byte aligned), so a declared-unaligned buffer is never rewritten.
+#pragma once
+
+#include "Halide.h"
+
+namespace fuselab {
+
+class WideAccesses : public Halide::Internal::IRMutator {
+    using IRMutator::visit;
+
+    // The lanes of 32 bits that `t` x lanes fits, or 0 where it must stay as it is.
+    static int words(const Halide::Type &t, const Halide::Internal::ModulusRemainder &align,
+                     const Halide::Parameter &param) {
+        const int bits = t.bits();
+        if (!param.defined() || param.host_alignment() % 4 != 0) return 0;
+        if ((bits != 8 && bits != 16) || t.lanes() * bits % 32 != 0) return 0;
+        const int sub = 32 / bits;  // lanes a word
+        if (align.modulus % sub != 0 || align.remainder % sub != 0) return 0;
+        return t.lanes() / sub;
+    }
+
+    static Halide::Expr word_index(const Halide::Internal::Ramp *r, int sub, int n) {
+        using namespace Halide;
+        Expr base = Internal::simplify(r->base / sub);
+        return n == 1 ? base : Internal::Ramp::make(base, 1, n);
+    }
+
+    Halide::Expr visit(const Halide::Internal::Load *op) override {
+        using namespace Halide;
+        Expr index = mutate(op->index);
+        const auto *r = index.as<Internal::Ramp>();
+        const int n = r && Internal::is_const_one(r->stride) && Internal::is_const_one(op->predicate)
+                          ? words(op->type, op->alignment, op->param)
+                          : 0;
+        if (n == 0) {
+            if (index.same_as(op->index)) return op;
+            return Internal::Load::make(op->type, op->name, index, op->image, op->param,
+                                        op->predicate, op->alignment);
+        }
+        const int sub = op->type.lanes() / n;
+        Expr wide = Internal::Load::make(UInt(32, n), op->name, word_index(r, sub, n), op->image,
+                                         op->param, Internal::const_true(n), op->alignment / sub);
+        return reinterpret(op->type, wide);
+    }
+
+    Halide::Internal::Stmt visit(const Halide::Internal::Store *op) override {
+        using namespace Halide;
+        Expr index = mutate(op->index), value = mutate(op->value);
+        const auto *r = index.as<Internal::Ramp>();
+        const int n = r && Internal::is_const_one(r->stride) && Internal::is_const_one(op->predicate)
+                          ? words(op->value.type(), op->alignment, op->param)
+                          : 0;
+        if (n == 0) {
+            if (index.same_as(op->index) && value.same_as(op->value)) return op;
+            return Internal::Store::make(op->name, value, index, op->param, op->predicate,
+                                         op->alignment);
+        }
+        const int sub = op->value.type().lanes() / n;
+        return Internal::Store::make(op->name, reinterpret(UInt(32, n), value),
+                                     word_index(r, sub, n), op->param, Internal::const_true(n),
+                                     op->alignment / sub);
+    }
+};
+
+// Adds the pass to a generator's pipeline, where its target is CUDA (call from schedule()).
+template <typename G>
+void wide_accesses(G &g, const Halide::Target &target) {
+    if (target.has_feature(Halide::Target::CUDA)) {
+        g.get_pipeline().add_custom_lowering_pass(new WideAccesses);
+    }
+}
+
+}  // namespace fuselab

@@ -1,0 +1,47 @@
+// Each row pipeline described for rows_forms.h: which Funcs its CUDA forms place. Declares the
+// buffers' 16-byte alignment (rows_common.h: align_buffers) as it goes.
+#pragma once
+
+#include "layernorm.h"
+#include "rmsnorm_residual.h"
+#include "rows_forms.h"
+#include "softmax.h"
+
+namespace fuselab::rows {
+
+// softmax: the max, then the sum of exp(x - max); the staged row is x.
+inline RowFuncs row_funcs(Softmax &g, bool staged) {
+    align_buffers(g.x, g.out);
+    const int V = vec_elems(g.x.type());
+    return {g.out,      g.i,           g.row, g.r.x, {g.mx, g.sum}, staged ? g.x.in() : Func(),
+            Func(),     g.x.type(),    g.x.dim(0).extent(),
+            aligned_rows(V, g.x, g.out)};
+}
+
+// rmsnorm_residual: the sum of squares of h = x + residual; the staged row is h (read from x and
+// residual once), written out as the second output by the output's pass.
+inline RowFuncs row_funcs(RmsnormResidual &g, bool /*staged*/) {
+    align_buffers(g.x, g.residual, g.w, g.out, g.h);
+    const int V = vec_elems(g.x.type());
+    return {g.out,  g.i,        g.row, g.r.x, {g.sumsq}, g.hs,
+            g.h,    g.x.type(), g.x.dim(0).extent(),
+            aligned_rows(V, g.x, g.residual, g.out, g.h)};
+}
+
+// layernorm: the sum (of x less its first element), then the sum of squares about the mean; the
+// staged row is x.
+inline RowFuncs row_funcs(Layernorm &g, bool staged) {
+    align_buffers(g.x, g.w, g.b, g.out);
+    const int V = vec_elems(g.x.type());
+    return {g.out,      g.i,        g.row, g.r.x, {g.sum, g.sumsq}, staged ? g.x.in() : Func(),
+            Func(),     g.x.type(), g.x.dim(0).extent(),
+            aligned_rows(V, g.x, g.out)};
+}
+
+// The pipeline `g` in `form` on CUDA.
+template <typename G>
+void gpu_rows(G &g, const Form &form, const Halide::Target &target) {
+    gpu_rows(g, row_funcs(g, form.staged), form, target);
+}
+
+}  // namespace fuselab::rows

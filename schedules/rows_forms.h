@@ -1,0 +1,116 @@
+// The CUDA forms of the row pipelines' fused strategies, over one description of each pipeline
+// (RowFuncs: its output, its statistics in order, the stage that reads the row from memory, a
+// second output) and the numbers that set a form's shape (Form). The strategy files name a form
+// and its numbers; tools/row_search.cpp times the same forms over a grid of numbers on the GPU,
+// which is how those numbers were chosen (results/rows_search.md).
+//
+//   block  one row a block of T threads (rows_common.h: gpu_block_rows, gpu_block_stat)
+//   warp   one row a warp, R rows a block (gpu_warp_rows; the last statistic by shuffles)
+//   staged (either form) the row read from DRAM once, into shared memory in its storage type
+//          (16 bytes a thread a step); the statistics and the output read it there
+//
+// Each form is specialized on its row length: where every thread of the row (block) or lane
+// (warp) has a whole vector (N >= T V, or 32 V), Halide's simplifier drops the tail guards of the
+// reductions' last steps, whose loads are then independent instead of a chain of branches; rows
+// aligned to 16 bytes get 16-byte vectors; other rows load element by element.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "fuselab/wide_accesses.h"
+#include "rows_common.h"
+
+namespace fuselab::rows {
+
+struct RowFuncs {
+    Func out;                  // the row-wise output
+    Var i, row;                // its loop variables
+    RVar r;                    // the row's reduction variable
+    std::vector<Func> stats;   // the row's statistics, each read by the ones after it and by out
+    Func source;               // what a staged form keeps in shared memory: x.in(), or a stage
+    Func second;               // a second output beside out (rmsnorm's h), or undefined
+    Type type;                 // the storage type
+    Expr n;                    // the row's length
+    Expr aligned;              // every row of every buffer starts on a 16-byte boundary
+};
+
+struct Form {
+    enum Kind { Block, Warp } kind = Block;
+    int threads = 256;   // block: T threads a row
+    int rows = 8;        // warp: R rows (warps) a block
+    int steps = 0;       // vectors a thread unrolls in the statistics' passes (0: rows_common's)
+    int out_steps = 0;   // ... in the output's pass (0: rows_common's)
+    bool staged = false; // the row in shared memory
+    std::string name() const {
+        std::string s = kind == Block ? "block_t" + std::to_string(threads)
+                                      : "warp_r" + std::to_string(rows);
+        s += "_u" + std::to_string(steps) + "_o" + std::to_string(out_steps);
+        if (staged) s += "_staged";
+        return s;
+    }
+};
+
+// The shared-memory bytes a staged form's rows take at most (Halide 21 launches with the default
+// 48 KB a block; the rest holds the reductions' partials).
+constexpr int kStagedBytes = 40960;
+
+// The staged rows of a block (warp form) at `block`: the 32 lanes side by side over each row, the
+// rows in thread y, 16 bytes a lane a step.
+inline void gpu_stage_rows(Func xs, const LoopLevel &block, int V, int steps) {
+    const std::vector<Var> a = xs.args();
+    Var k{"s_k"}, u{"s_u"}, l{"s_l"}, v{"s_v"}, rb{"s_rb"}, rw{"s_rw"};
+    xs.compute_at(block)
+        .split(a[0], k, l, 32 * V, TailStrategy::GuardWithIf)
+        .split(l, l, v, V)
+        .split(k, k, u, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
+        .reorder(v, u, k, l, a[1])
+        .gpu_threads(l, a[1])
+        .vectorize(v)
+        .unroll(u)
+        .store_in(MemoryType::GPUShared);
+}
+
+// Schedules f's pipeline in `form` on CUDA (g: its generator, for the wide-access pass).
+template <typename G>
+void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
+    const int V = vec_elems(f.type);
+    const int U = form.steps, UO = form.out_steps;
+    // A staged form holds only rows that fit in shared memory; longer ones are refused (below).
+    const int rows = form.kind == Form::Block ? 1 : form.rows;
+    const Expr fits = form.staged ? f.n * f.type.bytes() * rows <= kStagedBytes
+                                  : Internal::const_true();
+    if (form.kind == Form::Block) {
+        const int T = form.threads;
+        const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO);
+        if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO);
+        if (form.staged) gpu_stage_row(f.source, block, T, V, U);
+        for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U);
+        f.out.specialize(fits && f.n >= T * V && f.aligned);
+    } else {
+        const int R = form.rows;
+        const LoopLevel warp = gpu_warp_rows(f.out, f.i, f.row, R, V, UO);
+        const LoopLevel block = gpu_warp_rows_block(f.out, f.row);
+        const LoopLevel lane = gpu_warp_rows_lane(f.out, f.i);
+        if (f.second.defined()) gpu_warp_rows_with(f.second, f.out, f.i, f.row, R, V, UO);
+        if (form.staged) gpu_stage_rows(f.source, block, V, U);
+        // Every statistic but the last through shared memory (later passes read it); the last,
+        // read by the output alone, by shuffles.
+        for (size_t k = 0; k + 1 < f.stats.size(); k++) {
+            gpu_warp_stat(f.stats[k], f.r, block, f.row, V, U);
+        }
+        gpu_warp_stat_shfl(f.stats.back(), f.r, warp, lane, f.row, V, U);
+        f.out.specialize(fits && f.n >= 32 * V && f.aligned);
+    }
+    f.out.specialize(fits && f.aligned);
+    if (form.staged) {
+        f.out.specialize(fits);
+        f.out.specialize_fail(form.name() + " keeps " + std::to_string(rows) +
+                              " rows in shared memory: rows of at most " +
+                              std::to_string(kStagedBytes / rows / f.type.bytes()) +
+                              " elements of this type");
+    }
+    wide_accesses(g, target);
+}
+
+}  // namespace fuselab::rows

@@ -1,0 +1,64 @@
+#!/usr/bin/env python3
+"""Every CUDA variant of a pipeline in a 16-bit storage type loads and stores 16 bytes at a time
+somewhere in its PTX (issue 30): Halide 21's PTX backend cuts 8 x 16-bit vectors into 8-byte
+pieces unless generators/support/fuselab/wide_accesses.h rewrites them as 32-bit words, and a
+strategy that forgets the pass, or the rows' alignment specialization, falls back to 8-byte (or
+element) accesses silently. Reads the build's variant manifest and each variant's PTX.
+
+    python3 tests/test_wide_accesses.py BUILD_DIR [--selftest]
+"""
+import os
+import re
+import sys
+
+# 16-byte global loads and stores as LLVM's NVPTX backend writes them.
+LOAD16 = re.compile(r"\bld\.global(?:\.nc)?\.v(?:4\.[bfsu]32|2\.[bfsu]64)\b")
+STORE16 = re.compile(r"\bst\.global\.v(?:4\.[bfsu]32|2\.[bfsu]64)\b")
+
+
+def problems(ptx_text):
+    """What the PTX lacks: [] when it has both a 16-byte load and a 16-byte store."""
+    out = []
+    if not LOAD16.search(ptx_text):
+        out.append("no 16-byte global load")
+    if not STORE16.search(ptx_text):
+        out.append("no 16-byte global store")
+    return out
+
+
+def selftest():
+    """The check fails PTX with 8-byte accesses only, and passes PTX with 16-byte ones."""
+    narrow = "ld.global.nc.v4.b16 {%rs1, %rs2, %rs3, %rs4}, [%rd1];\nst.global.v4.b16 [%rd2], {%rs1};"
+    wide = "ld.global.nc.v4.b32 {%r1, %r2, %r3, %r4}, [%rd1];\nst.global.v4.b32 [%rd2], {%r1};"
+    assert problems(narrow) == ["no 16-byte global load", "no 16-byte global store"], problems(narrow)
+    assert problems(wide) == [], problems(wide)
+    assert problems("ld.global.nc.v2.b64 {%rd3, %rd4}, [%rd1];\nst.global.v2.b64 [%rd2], {%rd3, %rd4};") == []
+
+
+def main():
+    selftest()
+    if "--selftest" in sys.argv:
+        print("selftest passed")
+        return 0
+    build = sys.argv[1]
+    manifest = os.path.join(build, "fuselab_kernels.manifest")
+    checked, bad = 0, []
+    for line in open(manifest):
+        f = line.rstrip("\n").split("|")
+        if len(f) < 8 or f[2] != "cuda" or f[3] not in ("bfloat16", "float16") or not f[7]:
+            continue
+        checked += 1
+        with open(f[7]) as ptx:
+            for p in problems(ptx.read()):
+                bad.append(f"{f[0]}/{f[1]}/cuda/{f[3]}: {p}")
+    if checked == 0:
+        print(f"no 16-bit CUDA variant in {manifest}: nothing to check")
+        return 77  # skipped (a build without CUDA variants)
+    for b in bad:
+        print(b)
+    print(f"{checked} 16-bit CUDA variants, {len(bad)} problems")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
