@@ -13,8 +13,15 @@ namespace fuselab::rows {
 inline RowFuncs row_funcs(Softmax &g, bool staged) {
     align_buffers(g.x, g.out);
     const int V = vec_elems(g.x.type());
-    return {g.out,      g.i,           g.row, g.r.x, {g.mx, g.sum}, staged ? g.x.in() : Func(),
-            Func(),     g.x.type(),    g.x.dim(0).extent(),
+    return {g.out,
+            g.i,
+            g.row,
+            g.r.x,
+            {g.mx, g.sum},
+            staged ? g.x.in() : Func(),
+            Func(),
+            g.x.type(),
+            g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.out)};
 }
 
@@ -23,8 +30,15 @@ inline RowFuncs row_funcs(Softmax &g, bool staged) {
 inline RowFuncs row_funcs(RmsnormResidual &g, bool /*staged*/) {
     align_buffers(g.x, g.residual, g.w, g.out, g.h);
     const int V = vec_elems(g.x.type());
-    return {g.out,  g.i,        g.row, g.r.x, {g.sumsq}, g.hs,
-            g.h,    g.x.type(), g.x.dim(0).extent(),
+    return {g.out,
+            g.i,
+            g.row,
+            g.r.x,
+            {g.sumsq},
+            g.hs,
+            g.h,
+            g.x.type(),
+            g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.residual, g.out, g.h)};
 }
 
@@ -33,8 +47,15 @@ inline RowFuncs row_funcs(RmsnormResidual &g, bool /*staged*/) {
 inline RowFuncs row_funcs(Layernorm &g, bool staged) {
     align_buffers(g.x, g.w, g.b, g.out);
     const int V = vec_elems(g.x.type());
-    return {g.out,      g.i,        g.row, g.r.x, {g.sum, g.sumsq}, staged ? g.x.in() : Func(),
-            Func(),     g.x.type(), g.x.dim(0).extent(),
+    return {g.out,
+            g.i,
+            g.row,
+            g.r.x,
+            {g.sum, g.sumsq},
+            staged ? g.x.in() : Func(),
+            Func(),
+            g.x.type(),
+            g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.out)};
 }
 

@@ -24,27 +24,27 @@
 namespace fuselab::rows {
 
 struct RowFuncs {
-    Func out;                  // the row-wise output
-    Var i, row;                // its loop variables
-    RVar r;                    // the row's reduction variable
-    std::vector<Func> stats;   // the row's statistics, each read by the ones after it and by out
-    Func source;               // what a staged form keeps in shared memory: x.in(), or a stage
-    Func second;               // a second output beside out (rmsnorm's h), or undefined
-    Type type;                 // the storage type
-    Expr n;                    // the row's length
-    Expr aligned;              // every row of every buffer starts on a 16-byte boundary
+    Func out;                 // the row-wise output
+    Var i, row;               // its loop variables
+    RVar r;                   // the row's reduction variable
+    std::vector<Func> stats;  // the row's statistics, each read by the ones after it and by out
+    Func source;              // what a staged form keeps in shared memory: x.in(), or a stage
+    Func second;              // a second output beside out (rmsnorm's h), or undefined
+    Type type;                // the storage type
+    Expr n;                   // the row's length
+    Expr aligned;             // every row of every buffer starts on a 16-byte boundary
 };
 
 struct Form {
     enum Kind { Block, Warp } kind = Block;
-    int threads = 256;   // block: T threads a row
-    int rows = 8;        // warp: R rows (warps) a block
-    int steps = 0;       // vectors a thread unrolls in the statistics' passes (0: rows_common's)
-    int out_steps = 0;   // ... in the output's pass (0: rows_common's)
-    bool staged = false; // the row in shared memory
+    int threads = 256;    // block: T threads a row
+    int rows = 8;         // warp: R rows (warps) a block
+    int steps = 0;        // vectors a thread unrolls in the statistics' passes (0: rows_common's)
+    int out_steps = 0;    // ... in the output's pass (0: rows_common's)
+    bool staged = false;  // the row in shared memory
     std::string name() const {
-        std::string s = kind == Block ? "block_t" + std::to_string(threads)
-                                      : "warp_r" + std::to_string(rows);
+        std::string s =
+            kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
         s += "_u" + std::to_string(steps) + "_o" + std::to_string(out_steps);
         if (staged) s += "_staged";
         return s;
@@ -78,8 +78,8 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     const int U = form.steps, UO = form.out_steps;
     // A staged form holds only rows that fit in shared memory; longer ones are refused (below).
     const int rows = form.kind == Form::Block ? 1 : form.rows;
-    const Expr fits = form.staged ? f.n * f.type.bytes() * rows <= kStagedBytes
-                                  : Internal::const_true();
+    const Expr fits =
+        form.staged ? f.n * f.type.bytes() * rows <= kStagedBytes : Internal::const_true();
     if (form.kind == Form::Block) {
         const int T = form.threads;
         const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO);

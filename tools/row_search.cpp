@@ -9,13 +9,15 @@
 //                      [--dtypes float32,bfloat16,float16] [--ns 256,1024,...]
 //                      [--elements 67108864] [--only CANDIDATE,...] [--strategies a,b]
 //                      [--no-grid] [--shard K/P] [--lock FILE] [--once]
-//                      [--cases op:dtype:n:candidate,...]
+//                      [--cases op:dtype:n:candidate,...] [--target host]
 //
 // --dry compiles every candidate and runs nothing (no GPU needed). --shard K/P takes every P-th
 // (pipeline, dtype) from the K-th, so that P processes compile at once; --lock FILE serializes
 // their GPU timing (flock). --once runs each candidate once per N, unchecked and untimed (for
-// Nsight Compute); --cases runs just those (pipeline, dtype, N, candidate). Built on demand: cmake --build build --target fuselab_row_search. How the
-// GPU machine runs it: gpu/row_search.sh.
+// Nsight Compute); --cases runs just those (pipeline, dtype, N, candidate). Built on demand: cmake
+// --build build --target fuselab_row_search. How the GPU machine runs it: gpu/row_search.sh.
+// --target host runs the shipped strategies' CPU forms through the same harness (the grid's
+// forms are CUDA only), which checks the harness itself where there is no GPU.
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -39,8 +41,8 @@
 namespace {
 
 using namespace Halide;
-using Halide::Runtime::Buffer;
 using fuselab::rows::Form;
+using Halide::Runtime::Buffer;
 
 // The form the schedule "search" applies.
 Form g_form;
@@ -71,7 +73,7 @@ struct Candidate {
     std::string name;      // a strategy's name, or the form's
     std::string schedule;  // the generator's schedule param
     Form form;
-    int max_n = 1 << 30;   // longer rows are not tried (a warp a row past 16384 only loses)
+    int max_n = 1 << 30;  // longer rows are not tried (a warp a row past 16384 only loses)
 };
 
 // The grid: block forms over threads a row and unrolling, warp forms over rows a block and
@@ -415,20 +417,29 @@ int search(int argc, char **argv) {
             }
             return argv[++a];
         };
-        if (arg == "--dry") dry = true;
-        else if (arg == "--once") once = true;
-        else if (arg == "--no-grid") use_grid = false;
-        else if (arg == "--ops") ops = split(next());
-        else if (arg == "--dtypes") dtypes = split(next());
-        else if (arg == "--strategies") strategies = split(next());
-        else if (arg == "--only") only = split(next());
-        else if (arg == "--elements") elements = std::atoll(next().c_str());
-        else if (arg == "--lock") lock_path = next();
-        else if (arg == "--target") target_name = next();  // "host": the harness on the CPU
+        if (arg == "--dry")
+            dry = true;
+        else if (arg == "--once")
+            once = true;
+        else if (arg == "--no-grid")
+            use_grid = false;
+        else if (arg == "--ops")
+            ops = split(next());
+        else if (arg == "--dtypes")
+            dtypes = split(next());
+        else if (arg == "--strategies")
+            strategies = split(next());
+        else if (arg == "--only")
+            only = split(next());
+        else if (arg == "--elements")
+            elements = std::atoll(next().c_str());
+        else if (arg == "--lock")
+            lock_path = next();
+        else if (arg == "--target")
+            target_name = next();  // "host": the harness on the CPU
         else if (arg == "--cases") {
             for (const auto &c : split(next())) cases.push_back(split(c, ':'));
-        }
-        else if (arg == "--ns") {
+        } else if (arg == "--ns") {
             ns.clear();
             for (const auto &s : split(next())) ns.push_back(std::atoi(s.c_str()));
         } else if (arg == "--shard") {
@@ -534,13 +545,15 @@ int search(int argc, char **argv) {
                             std::fflush(stdout);
                             continue;
                         }
-                        if (!once) us = time_us(fn, cs);
-                        else cs.out.at(cs.outs[0]).device_sync();
+                        if (!once)
+                            us = time_us(fn, cs);
+                        else
+                            cs.out.at(cs.outs[0]).device_sync();
                     }
                     if (!once) err = check(cs);
                     std::printf("%s,%s,%d,%s,%.2f,%.4f,%.3g,%.2f\n", op.c_str(), dtype.c_str(), n,
-                                cand->name.c_str(), us, us > 0 ? cs.min_bytes / us / 1e6 : 0.0,
-                                err, fn.compile_s);
+                                cand->name.c_str(), us, us > 0 ? cs.min_bytes / us / 1e6 : 0.0, err,
+                                fn.compile_s);
                     std::fflush(stdout);
                 }
             }

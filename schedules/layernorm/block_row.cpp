@@ -6,6 +6,9 @@
 // once, then from L1/L2. w and b are read by every block (from L2). No intermediate in global
 // memory; 58 to 73 registers, no spills. Bets on N = 1024 to 16384. CPU: rows in parallel tasks,
 // the two statistics computed at the row (the row stays in L1/L2), vectorized.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.28, 1k 1.02, 4k 2.79*, 16k 3.08*, 64k 1.92, 256k 1.90*; bfloat16 256 0.12, 1k 0.50,

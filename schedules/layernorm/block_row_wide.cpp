@@ -4,6 +4,9 @@
 // output), where block_row's 4 blocks an SM (67 MB) would not. No intermediate in global memory;
 // 4.2 KB of shared memory a block; 58 to 73 registers. Bets on N = 16384 to 65536.
 // targets: cuda
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.09, 1k 0.34, 4k 0.92, 16k 2.27, 64k 2.24*, 256k 1.86; bfloat16 256 0.06, 1k 0.22,

@@ -7,6 +7,9 @@
 // h and out written once. 62 to 72 registers (122 in the branch for unaligned rows), no spills.
 // Bets on N = 1024 to 16384. CPU: rows in parallel tasks, the sum at the row, then h and out in one
 // vectorized loop.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.55, 1k 1.78, 4k 3.67*, 16k 3.02, 64k 2.65, 256k 2.64; bfloat16 256 0.31, 1k 1.26,

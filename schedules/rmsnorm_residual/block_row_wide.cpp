@@ -5,6 +5,9 @@
 // intermediate in global memory; 2.2 KB of shared memory a block; 62 to 72 registers (122 in the
 // branch for unaligned rows). Bets on N = 16384 to 65536.
 // targets: cuda
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.26, 1k 0.93, 4k 1.91, 16k 3.58*, 64k 2.69*, 256k 2.68*; bfloat16 256 0.15, 1k 0.57,

@@ -6,6 +6,9 @@
 // (out reads x + residual rounded, not the h buffer), and h written by kernel 1 would cost a third
 // stream (7 row streams against 6). 1.1 KB of shared memory in kernel 1; 59 to 72 registers (124 in
 // the branch for unaligned float32 rows). CPU: the same two parallel loops over rows.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.57, 1k 1.72, 4k 2.78, 16k 2.69, 64k 2.61, 256k 2.59; bfloat16 256 0.30, 1k 1.14, 4k

@@ -5,6 +5,9 @@
 // read three times) plus 4M bytes; traffic 2x + 4 intermediate + h + out streams against
 // block_row's 4. Threads as block_row's (256 a block, 16-byte vectors), at most 56 registers. CPU:
 // the same four stages, each a parallel loop over rows.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.53, 1k 1.27, 4k 1.75, 16k 1.83, 64k 1.76, 256k 1.78; bfloat16 256 0.22, 1k 0.65, 4k

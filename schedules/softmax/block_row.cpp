@@ -7,6 +7,9 @@
 // (sm_90, 128-register cap): 52 to 64 registers, no spills (4 blocks an SM). Bets on N = 1024 to
 // 16384, where a block's row stays in L1/L2 between the passes. CPU: rows in parallel tasks, each
 // row's max, exp(x - max) (a row-sized scratch buffer) and sum at the row, vectorized.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.38, 1k 1.33, 4k 3.39*, 16k 2.56, 64k 2.01, 256k 1.97; bfloat16 256 0.14, 1k 0.54,

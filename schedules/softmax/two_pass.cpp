@@ -4,6 +4,9 @@
 // a block, a row a block, 16-byte vectors). 2 kernels a call; traffic 2x + out (x read twice from
 // DRAM) plus 16M bytes of statistics; 2.1 KB of shared memory in kernel 1, at most 48 registers.
 // CPU: the same two parallel loops, one row a task.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.39, 1k 1.19, 4k 1.91, 16k 2.11, 64k 1.82, 256k 1.56; bfloat16 256 0.15, 1k 0.56, 4k

@@ -4,6 +4,9 @@
 // intermediates 4NM bytes (ex, written once, read twice) plus 8M bytes (max, sum); traffic x + 3 x
 // 4NM + out against block_row's x + out. Threads as block_row's (256 a block, 16-byte vectors), at
 // most 48 registers. CPU: the same four stages, each a parallel loop over rows.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
 // Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
 // elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
 // float32 256 0.18, 1k 0.58, 4k 1.04, 16k 1.15, 64k 1.11, 256k 1.04; bfloat16 256 0.09, 1k 0.29, 4k

@@ -45,9 +45,10 @@ class WideAccesses : public Halide::Internal::IRMutator {
         using namespace Halide;
         Expr index = mutate(op->index);
         const auto *r = index.as<Internal::Ramp>();
-        const int n = r && Internal::is_const_one(r->stride) && Internal::is_const_one(op->predicate)
-                          ? words(op->type, op->alignment, op->param)
-                          : 0;
+        const int n =
+            r && Internal::is_const_one(r->stride) && Internal::is_const_one(op->predicate)
+                ? words(op->type, op->alignment, op->param)
+                : 0;
         if (n == 0) {
             if (index.same_as(op->index)) return op;
             return Internal::Load::make(op->type, op->name, index, op->image, op->param,
@@ -63,9 +64,10 @@ class WideAccesses : public Halide::Internal::IRMutator {
         using namespace Halide;
         Expr index = mutate(op->index), value = mutate(op->value);
         const auto *r = index.as<Internal::Ramp>();
-        const int n = r && Internal::is_const_one(r->stride) && Internal::is_const_one(op->predicate)
-                          ? words(op->value.type(), op->alignment, op->param)
-                          : 0;
+        const int n =
+            r && Internal::is_const_one(r->stride) && Internal::is_const_one(op->predicate)
+                ? words(op->value.type(), op->alignment, op->param)
+                : 0;
         if (n == 0) {
             if (index.same_as(op->index) && value.same_as(op->value)) return op;
             return Internal::Store::make(op->name, value, index, op->param, op->predicate,
