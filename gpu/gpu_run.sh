@@ -11,12 +11,11 @@
 #             (peers/call_overhead.py), alone on the machine: run it first
 #   fuselab   `fuselab bench --target cuda` (events and host), then its --cupti run (launches,
 #             kernel time) in a second process
-#   bench_rows  `fuselab bench --target cuda` of the row reductions alone (ROWS_BUDGET,
-#             ROWS_DEVICE_BUDGET: its timing budgets, default 0.2 and 0.1 s)
-#   rows      the row reductions in one call, each step under a time limit: their fuselab_tests,
-#             `fuselab bench` a pipeline at a time (ROWS_SCHEDULES, default warp_row block_row
-#             block_row_wide; unchecked, the tests check), their peers (eager, compile, Liger;
-#             PEERS_BUDGET, default 105 s), the CLI sweep (2 shapes a variant) and test_rows.py
+#   bench_rows  `fuselab bench --target cuda` of the row reductions alone, a pipeline at a time
+#             (ROWS_SCHEDULES: only these strategies; ROWS_BUDGET, ROWS_DEVICE_BUDGET: its timing
+#             budgets, default 0.2 and 0.1 s; ROWS_BENCH_S: each pipeline's time limit)
+#   rows      the row reductions' checks, each step under a time limit: their fuselab_tests,
+#             the CLI sweep (2 shapes a variant) and test_rows.py
 #   peers     PyTorch peers (peers/peers.py: eager, compile, reduce-overhead, max-autotune,
 #             dynamic; cudnn.benchmark on; ~8 minutes, bounded by its --time-budget of 540 s);
 #             PEERS_ARGS passes arguments (e.g. --workload lists, --skip-autotune)
@@ -104,37 +103,31 @@ for part in "$@"; do
         step "bench --cupti"; grep -c MISMATCH "$OUT/bench_cupti.txt"
         ;;
     bench_rows)
-        # The row reductions alone: every strategy and storage type at the six GPU sizes, checked
-        # against float64 and timed (a shorter budget: 486 rows).
+        # The row reductions alone, a pipeline at a time (each under ROWS_BENCH_S, default 200 s:
+        # preparing 2^26 inputs takes seconds a size and type, and one pipeline's three
+        # strategies in three types outlasted 60 s on 2026-12-02), every strategy or those in
+        # ROWS_SCHEDULES, at the six GPU sizes, timed (checked against float64 unless BENCH_ARGS
+        # says --no-check).
         machine "_bench_rows"
-        # shellcheck disable=SC2086
-        "$BIN/fuselab" bench --target cuda --pipeline softmax --pipeline rmsnorm_residual \
-            --pipeline layernorm --budget "${ROWS_BUDGET:-0.2}" --device-budget "${ROWS_DEVICE_BUDGET:-0.1}" \
-            --json "$OUT/bench_rows.json" ${BENCH_ARGS:-} 2>"$OUT/bench_rows.err" > "$OUT/bench_rows.txt"
-        step bench_rows; tail -3 "$OUT/bench_rows.txt"
+        sel=""
+        for s in ${ROWS_SCHEDULES:-}; do sel+=" --schedule $s"; done
+        for p in softmax rmsnorm_residual layernorm; do
+            # shellcheck disable=SC2086
+            timeout "${ROWS_BENCH_S:-200}" "$BIN/fuselab" bench --target cuda --pipeline "$p" $sel \
+                --budget "${ROWS_BUDGET:-0.2}" --device-budget "${ROWS_DEVICE_BUDGET:-0.1}" \
+                --json "$OUT/bench_$p.json" ${BENCH_ARGS:-} 2> "$OUT/bench_$p.err" > "$OUT/bench_$p.txt"
+            step "bench_rows $p"; tail -2 "$OUT/bench_$p.txt"
+        done
         ;;
     rows)
         machine "_rows"
         timeout 80 "$BIN/fuselab_tests" --gtest_filter='*softmax*:*rmsnorm*:*layernorm*:Rows/*' \
             > "$OUT/rows_tests.log" 2>&1
         step "fuselab_tests (rows)"; grep -E "^\[  (PASSED|FAILED) " "$OUT/rows_tests.log"
-        for p in softmax rmsnorm_residual layernorm; do
-            sel=""
-            for s in ${ROWS_SCHEDULES:-warp_row block_row block_row_wide}; do sel+=" --schedule $s"; done
-            # shellcheck disable=SC2086
-            timeout 60 "$BIN/fuselab" bench --target cuda --pipeline "$p" $sel --no-check \
-                --budget 0.03 --device-budget 0.02 --json "$OUT/bench_$p.json" \
-                > "$OUT/bench_$p.txt" 2> "$OUT/bench_$p.err"
-            step "bench $p"
-        done
-        timeout $((${PEERS_BUDGET:-105} + 25)) python3 peers/peers.py --workload rows --skip-autotune \
-            --time-budget "${PEERS_BUDGET:-105}" --dtype float32 --dtype bfloat16 --dtype float16 \
-            --json "$OUT/peers_rows.json" > "$OUT/peers_rows.txt" 2> "$OUT/peers_rows.err"
-        step peers_rows; tail -2 "$OUT/peers_rows.txt"
-        timeout 60 python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --pipeline softmax \
+        timeout 150 python3 tests/test_cli_sweep.py "$BIN/fuselab" --target cuda --pipeline softmax \
             --pipeline rmsnorm_residual --pipeline layernorm --shapes 2 --jobs 8 > "$OUT/sweep_rows.log" 2>&1
         step "CLI sweep (rows, cuda)"; tail -2 "$OUT/sweep_rows.log"
-        FUSELAB_LIBRARY=python/fuselab/libfuselab.so timeout 45 python3 tests/test_rows.py \
+        FUSELAB_LIBRARY=python/fuselab/libfuselab.so timeout 60 python3 tests/test_rows.py \
             > "$OUT/rows_python.log" 2>&1
         step "row reductions (Python, torch)"; tail -2 "$OUT/rows_python.log"
         ;;

@@ -2,13 +2,19 @@
 # The row pipelines' schedule search on the GPU machine (tools/row_search.cpp), then Nsight
 # Compute on the shipped leaders and on the search's winners. Carries its own Halide: run
 # `bash gpu/row_search.sh --pack` here first (the search binary and the venv's libHalide.so,
-# xz-packed, 46 MB, into .carry_search/; name .carry_search in the device tool's `carry`).
+# xz-packed, about 45 MB, into .carry_search/; name .carry_search in the device tool's `carry`).
+# Mind the time: every candidate's first call waits for the driver to compile its PTX, and the
+# block forms take milliseconds a call at N = 256, so the whole grid over every pipeline, type and
+# N outlasts one device call (10 minutes); narrow it (SEARCH_NS, SEARCH_ARGS="--dtypes ...
+# --only ...") and keep SEARCH_TIMEOUT and NCU_TIMEOUT inside the call.
 #   SEARCH_PROCS  processes compiling at once (default 6; their GPU timing takes turns)
 #   SEARCH_NS     row lengths (default the suite's six and 2048, 8192)
 #   SEARCH_ARGS   more arguments for every search process (e.g. --dtypes float32,bfloat16)
 #   NCU_ELEMENTS  elements a call under Nsight Compute (default 2^24)
-# Writes $OUT/search.csv (every row), search.md (the winners), ncu_*.csv, and packs them into
-# $OUT/row_search.tar.gz.
+# Works in $ROW_SEARCH_DIR (default /tmp/row-search): search.csv (every row), search.md (the
+# winners), ncu_*.csv. At the end, or when killed, packs that folder into $OUT/row_search.tar.gz
+# and copies search.md beside it: the device tool brings back at most 8 files from $OUT, so
+# nothing else is written there (the first call of 2026-12-02 lost its main table that way).
 set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 carry="$root/.carry_search"
@@ -21,8 +27,15 @@ if [ "${1:-}" = "--pack" ]; then
     du -sh "$carry"
     exit 0
 fi
-OUT="${OUT:-/tmp/row-search}"
-mkdir -p "$OUT" /tmp/hl
+dest="${OUT:-/tmp/row-search-out}"
+OUT="${ROW_SEARCH_DIR:-/tmp/row-search}"
+mkdir -p "$OUT" "$dest" /tmp/hl
+pack() {
+    tar czf "$dest/row_search.tar.gz" -C "$OUT" --exclude row_search.tar.gz .
+    [ -f "$OUT/search.md" ] && cp "$OUT/search.md" "$dest/"
+}
+trap pack EXIT
+trap 'exit 143' TERM INT
 export PYTHONUNBUFFERED=1
 xz -dc "$carry/libHalide.so.xz" > /tmp/hl/libHalide.so || exit 1
 export LD_LIBRARY_PATH=/tmp/hl${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -81,4 +94,3 @@ timeout "${NCU_TIMEOUT:-100}" ncu --clock-control none --csv --page raw --kernel
     --ns 256,4096,65536 --dtypes float32,bfloat16 --cases "$winners" > "$OUT/ncu_winners.csv" 2> "$OUT/ncu_winners.err"
 echo "ncu winners: exit $?, $(grep -c '^"' "$OUT/ncu_winners.csv") lines"
 echo "== total $((SECONDS - t0)) s"
-tar czf "$OUT/row_search.tar.gz" -C "$OUT" --exclude row_search.tar.gz .

@@ -300,21 +300,6 @@ inline void gpu_stage_row(Func xs, const LoopLevel &block, int T, int V, int ste
         .store_in(MemoryType::GPUShared);
 }
 
-// The bytes of shared memory a staged row may take (Halide 21 launches with the default 48 KB a
-// block; the rest holds the reductions' partials).
-constexpr int kStagedRowBytes = 40960;
-
-// out specialized for a staged row: rows of at most kStagedRowBytes (16-byte vectors where
-// `aligned` holds, element loads otherwise); longer rows are refused with a message.
-template <typename In>
-void specialize_staged(Func out, const In &in, const Expr &aligned, const char *name) {
-    const Expr fits = in.dim(0).extent() * in.type().bytes() <= kStagedRowBytes;
-    out.specialize(fits && aligned);
-    out.specialize(fits);
-    out.specialize_fail(std::string(name) + " stages a row in shared memory: rows of at most " +
-                        std::to_string(kStagedRowBytes) + " bytes (use block_row)");
-}
-
 // A row-wise output with R rows per block, one warp per row: the 32 lanes side by side over the
 // row, V consecutive elements a step, unrolled by out_steps(V); lanes are thread x, the
 // block's rows thread y. Returns the warp's level (one row).

@@ -59,7 +59,7 @@ constexpr int kStagedBytes = 40960;
 // rows in thread y, 16 bytes a lane a step.
 inline void gpu_stage_rows(Func xs, const LoopLevel &block, int V, int steps) {
     const std::vector<Var> a = xs.args();
-    Var k{"s_k"}, u{"s_u"}, l{"s_l"}, v{"s_v"}, rb{"s_rb"}, rw{"s_rw"};
+    Var k{"s_k"}, u{"s_u"}, l{"s_l"}, v{"s_v"};
     xs.compute_at(block)
         .split(a[0], k, l, 32 * V, TailStrategy::GuardWithIf)
         .split(l, l, v, V)

@@ -29,7 +29,6 @@
 #include <cstdlib>
 #include <functional>
 #include <map>
-#include <random>
 #include <sstream>
 #include <string>
 #include <vector>
