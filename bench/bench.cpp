@@ -379,9 +379,14 @@ int run_bench(const BenchOptions &opt) {
     if (target == "cuda" && !cuda_status().usable) {
         throw Error("--target cuda: no usable CUDA device: " + cuda_status().reason);
     }
-    if (!opt.size.empty() && opt.pipelines.size() != 1)
-        throw Error("--size needs exactly one --pipeline");
     for (const std::string &p : opt.pipelines) find_workload(p);  // unknown names fail early
+    if (!opt.sizes.empty()) {  // sizes every chosen pipeline can take (parse_size names the fault)
+        if (opt.pipelines.empty())
+            throw Error("--size needs --pipeline: the pipelines' sizes have different formats");
+        for (const std::string &p : opt.pipelines) {
+            for (const std::string &s : opt.sizes) parse_size(find_workload(p), s);
+        }
+    }
     // CUPTI sees CUDA kernels only; a run that cannot deliver what --cupti asks for stops here,
     // before minutes of benchmarking.
     if (opt.cupti && target != "cuda") {
@@ -407,7 +412,7 @@ int run_bench(const BenchOptions &opt) {
     // How the cost model chooses at each (workload, size), fitted without that size's rows.
     std::vector<ChoiceRow> choice;
     CostModel model;
-    // The JSON, rewritten after every workload, so that a run cut short keeps what it measured.
+    // The JSON, rewritten after every size, so that a run cut short keeps what it measured.
     auto write_json = [&](bool partial) {
         if (opt.json.empty()) return;
         nlohmann::json records = nlohmann::json::array();
@@ -433,7 +438,7 @@ int run_bench(const BenchOptions &opt) {
             nlohmann::json table = nlohmann::json::array();
             for (const ChoiceRow &c : choice) {
                 table.push_back({{"workload", c.workload}, {"size", c.size}, {"dtype", c.dtype},
-                                 {"predicted", c.predicted},
+                                 {"predicted", c.predicted}, {"source", c.source},
                                  {"measured", c.measured}, {"predicted_us", c.predicted_us},
                                  {"measured_us", c.measured_us}, {"regret", c.regret}});
             }
@@ -452,9 +457,11 @@ int run_bench(const BenchOptions &opt) {
                 vs.push_back(&v);
         }
         if (vs.empty()) continue;
-        const std::vector<Size> sizes = opt.size.empty()
-                                            ? (target == "cuda" ? w.cuda_sizes : w.cpu_sizes)
-                                            : std::vector<Size>{parse_size(w, opt.size)};
+        std::vector<Size> sizes = target == "cuda" ? w.cuda_sizes : w.cpu_sizes;
+        if (!opt.sizes.empty()) {
+            sizes.clear();
+            for (const std::string &s : opt.sizes) sizes.push_back(parse_size(w, s));
+        }
         const size_t workload_first = rows.size();
         nlohmann::json probe_before, probe_after;
         const double bw_before = probes ? copy_probe(probe_before) : 0;
@@ -516,6 +523,7 @@ int run_bench(const BenchOptions &opt) {
                 if (rows[i].error.empty() && !opt.once)
                     rows[i].speedup = base / rows[i].timing.median_us();
             }
+            write_json(true);  // a run cut short keeps every size it finished
           }
         }
         if (probes) {  // the faster of the two probes: the floor at the best this machine did
@@ -585,6 +593,7 @@ int run_bench(const BenchOptions &opt) {
             m.size = r.size;
             m.schedule = r.schedule;
             m.dtype = r.dtype;
+            m.target = r.target;
             m.sample = {r.pipeline, r.schedule, r.kernels > 0 ? r.kernels : 1,
                         double(r.min_bytes) + 2.0 * std::max<int64_t>(r.intermediate_bytes, 0),
                         r.timing.median_us()};

@@ -31,6 +31,7 @@ struct TuneOptions {
     bool record = false;                 // with fit: store the model in the tuning file
     std::string models_out;              // with fit: write every device's model here
     std::string choice_out;              // with one fit: its leave-one-out table and model
+    std::string measured_out;            // with fit: every device's measured shapes (measured.h)
 };
 int tune_command(const TuneOptions &opt);
 

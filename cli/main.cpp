@@ -49,8 +49,9 @@ int main(int argc, char **argv) {
     bench_cmd->add_option("--schedule", bench.schedules, "Only these schedules (repeatable)");
     bench_cmd->add_option("--dtype", bench.dtypes,
                           "Only these storage types: float32, bfloat16, float16 (repeatable)");
-    bench_cmd->add_option("--size", bench.size,
-                          "One size instead of the defaults (N, WxH or WxHxCxK)");
+    bench_cmd->add_option("--size", bench.sizes,
+                          "Sizes instead of the defaults (repeatable; N, NxM, WxH or WxHxCxK), for "
+                          "--pipeline's pipelines, which must all take that format");
     bench_cmd->add_option("--json", bench.json, "Also write the results as JSON to this file");
     bench_cmd->add_option("--budget", bench.budget_s,
                           "Seconds of host timing (back-to-back batches) per variant and size");
@@ -103,6 +104,9 @@ int main(int argc, char **argv) {
                          "print how it chooses at each size left out of its fit");
     tune_cmd->add_flag("--record", tune.record, "With --fit: store each fit in the tuning file");
     tune_cmd->add_option("--models-out", tune.models_out, "With --fit: write the fits to this file");
+    tune_cmd->add_option("--measured-out", tune.measured_out,
+                         "With --fit: write every device's measured shapes (each strategy's time) "
+                         "to this file, for choose() (results/measured.json)");
     tune_cmd->add_option("--choice-out", tune.choice_out,
                          "With one --fit: write its table of choices (and fit) to this file");
 

@@ -43,6 +43,10 @@ std::string measured_rows(const json &doc, std::vector<Measured> *rows) {
         m.workload = r.value("workload", "");
         m.size = r.value("size", "");
         m.schedule = r.value("name", "");
+        m.dtype = r.value("dtype", json()).is_string() ? r["dtype"].get<std::string>() : "float32";
+        m.target = r.value("target", json()).is_string() ? r["target"].get<std::string>()
+                   : device.rfind("NVIDIA", 0) == 0           ? "cuda"
+                                                               : "cpu";
         m.sample.pipeline = m.workload;
         m.sample.schedule = m.schedule;
         m.sample.kernels = r.value("kernels", json()).is_number() ? r["kernels"].get<int>() : 1;
@@ -56,6 +60,7 @@ std::string measured_rows(const json &doc, std::vector<Measured> *rows) {
 
 int fit_command(const TuneOptions &opt) {
     json models = json::object();
+    std::map<std::string, MeasuredTable> tables;
     for (const std::string &path : opt.fit) {
         std::vector<Measured> rows;
         const std::string device = measured_rows(read_json(path), &rows);
@@ -68,12 +73,14 @@ int fit_command(const TuneOptions &opt) {
         const std::vector<ChoiceRow> table = leave_one_out(device, rows);
         print_choice_table(table);
         models[device] = json::parse(model.to_json());
+        tables[device] = measured_table(device, path, rows);
         if (!opt.choice_out.empty()) {  // one file's table, for results/report.py
             json out = {{"device", device}, {"source", path}, {"model", models[device]},
                         {"choice", json::array()}};
             for (const ChoiceRow &c : table) {
-                out["choice"].push_back({{"workload", c.workload}, {"size", c.size},
-                                         {"predicted", c.predicted}, {"measured", c.measured},
+                out["choice"].push_back({{"workload", c.workload}, {"size", c.size}, {"dtype", c.dtype},
+                                         {"predicted", c.predicted}, {"source", c.source},
+                                         {"measured", c.measured},
                                          {"predicted_us", c.predicted_us},
                                          {"measured_us", c.measured_us}, {"regret", c.regret}});
             }
@@ -84,6 +91,10 @@ int fit_command(const TuneOptions &opt) {
             record_model(model);
             std::printf("recorded the fit for %s in %s\n", device.c_str(), tuning_file().c_str());
         }
+    }
+    if (!opt.measured_out.empty()) {
+        std::ofstream(opt.measured_out) << measured_to_json(tables) << "\n";
+        std::printf("wrote %s\n", opt.measured_out.c_str());
     }
     if (!opt.models_out.empty()) {
         std::ofstream(opt.models_out) << models.dump(1) << "\n";

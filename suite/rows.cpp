@@ -48,6 +48,9 @@ Workload rows(const std::string &pipeline) {
     w.cuda_sizes = {{4096, 16384}, {256, 262144}, {1024, 65536}, {16384, 4096}, {65536, 1024},
                     {262144, 256}};
     w.cpu_sizes = {{4096, 1024}, {256, 16384}, {65536, 64}};
+    // A row's length decides a row strategy's loop shapes; the row count its waves of blocks
+    // (runtime/fuselab/measured.h).
+    w.choice_weights = {1.0, 0.5};
     // No multiple of any tile: one element, a prime, under and over a warp or block's span.
     w.test_sizes = {{1, 3}, {7, 5}, {1000, 3}, {65537, 2}, {33, 17}};
     w.flops = [](const Size &) { return 0.0; };

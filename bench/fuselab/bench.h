@@ -13,7 +13,8 @@ struct BenchOptions {
     std::string target = "auto";  // auto: cuda if usable, else cpu
     std::vector<std::string> pipelines, schedules;  // empty: all registered
     std::vector<std::string> dtypes;                // storage types; empty: all built
-    std::string size;               // overrides the workload's sizes (needs one pipeline)
+    // Override the workloads' sizes (repeatable); every chosen pipeline must take their format.
+    std::vector<std::string> sizes;
     std::string json;               // also write the table here
     double budget_s = 0.4;          // host timing, per variant and size
     double device_budget_s = 0.25;  // then event timing, CUDA variants only

@@ -1,28 +1,36 @@
-// How well the cost model (choose.h) chooses a strategy for a shape it has never seen: for every
-// (workload, size) of a run, the model fitted on the run's other (workload, size) pairs only, its
-// pick among the strategies measured there, the measured winner, and the regret (the pick's time
-// over the winner's). Peers and hand-written kernels are left out: the model chooses among
-// fuselab's strategies.
+// How well fuselab chooses a strategy for a shape it has never seen: for every (workload, size,
+// storage type) of a run, the choice made as choose() makes it (choose.h) with that size's own
+// measurements left out: the nearest measured shapes of the run's other sizes (measured.h), else
+// the cost model fitted on the other sizes; its pick among the strategies measured there, the
+// measured winner, and the regret (the pick's time over the winner's, both from that run). Peers
+// and hand-written kernels are left out: fuselab chooses among its own strategies.
 #pragma once
 
 #include <string>
 #include <vector>
 
 #include "fuselab/choose.h"
+#include "fuselab/measured.h"
 
 namespace fuselab {
 
 struct Measured {
-    std::string workload, size, schedule, dtype = "float32";
+    std::string workload, size, schedule, dtype = "float32", target;
     CostSample sample;  // its features and measured time
 };
 
 struct ChoiceRow {
     std::string workload, size, predicted, measured, dtype = "float32";
     double predicted_us = 0, measured_us = 0, regret = 1;  // regret: pick's time / winner's
+    std::string source;  // "measured" (nearest shapes) or "model"
 };
 
 std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vector<Measured> &rows);
+
+// The run's rows as a table of measured shapes for choose(), each workload's features read from
+// its argument shapes (Workload::choice_weights weighs them).
+MeasuredTable measured_table(const std::string &device, const std::string &source,
+                             const std::vector<Measured> &rows);
 
 // Prints the table, worst regret last, with how many are within `bound` (1.10).
 void print_choice_table(const std::vector<ChoiceRow> &rows, double bound = 1.10);

@@ -53,6 +53,9 @@ struct Workload {
     RefBuffers (*reference_in)(const Buffers &inputs, const Size &size,
                                const std::string &dtype) = nullptr;
     std::vector<Size> cpu_sizes, cuda_sizes;  // bench sizes; the first is the default
+    // How much each size dimension decides which strategy wins, for the nearest measured shapes
+    // (measured.h): empty is 1 for each.
+    std::vector<double> choice_weights;
     std::vector<Size> test_sizes;             // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
     RefBuffers (*reference)(const Buffers &inputs, const Size &size);
