@@ -10,6 +10,7 @@
 #include "fuselab/choice.h"
 #include "fuselab/choose.h"
 #include "fuselab/error.h"
+#include "fuselab/measured.h"
 #include "fuselab/workloads.h"
 
 namespace fuselab {
@@ -41,7 +42,8 @@ TEST_F(ChooseTest, ModelChoosesAStrategyThatRunsAndIsRight) {
     const Choice c = invoke("add_relu", bind(b), nullptr, opt);
     ASSERT_NE(c.variant, nullptr);
     EXPECT_EQ(std::string(c.variant->pipeline), "add_relu");
-    EXPECT_TRUE(c.source == "model" || c.source == "only") << c.source;
+    // measured shapes of this device (results/measured.json), else the model
+    EXPECT_TRUE(c.source == "measured" || c.source == "model" || c.source == "only") << c.source;
     EXPECT_FALSE(c.reason.empty());
     const OutputCheck k = check_output(w, size, b.at("out"), w.reference(b, size).at("out"));
     EXPECT_TRUE(k.ok) << k.worst;
@@ -79,7 +81,7 @@ TEST_F(ChooseTest, CorruptFileIsIgnoredWithAWarning) {
     testing::internal::CaptureStderr();
     const Choice c = choose("add_relu", bind(b), opt);
     const std::string err = testing::internal::GetCapturedStderr();
-    EXPECT_EQ(c.source, "model");
+    EXPECT_TRUE(c.source == "measured" || c.source == "model") << c.source;  // not the file's
     EXPECT_NE(err.find("ignoring the tuning file"), std::string::npos) << err;
 }
 
@@ -101,6 +103,26 @@ TEST_F(ChooseTest, UnknownPipelineAndBadArgumentsNameThePipeline) {
     } catch (const Error &e) {
         EXPECT_NE(std::string(e.what()).find("add_relu (every strategy): "), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("missing input 'b'"), std::string::npos) << e.what();
+    }
+}
+
+// Where every strategy refuses, the error blames the argument that disagrees with the others: x,
+// residual and the outputs in bfloat16 and w in float32 name 'w' (not x, as the float32
+// variant, the first candidate, would).
+TEST_F(ChooseTest, TypeMismatchNamesTheArgumentThatDisagrees) {
+    Halide::Runtime::Buffer<uint16_t> x(64, 3), residual(64, 3), out(64, 3), h(64, 3);
+    Halide::Runtime::Buffer<float> w(64);
+    for (auto *b : {&x, &residual}) b->fill(0x3f80);  // 1.0 in bfloat16
+    w.fill(1.0f);
+    Bindings args = {{"x", x.raw_buffer()}, {"residual", residual.raw_buffer()}, {"w", w.raw_buffer()},
+                     {"out", out.raw_buffer()}, {"h", h.raw_buffer()}};
+    ChooseOptions opt;
+    opt.target = "cpu";
+    try {
+        choose("rmsnorm_residual", args, opt);
+        FAIL() << "no error";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("'w'"), std::string::npos) << e.what();
     }
 }
 
@@ -130,6 +152,109 @@ TEST(CostModel, FitAndLeaveOneOut) {
         EXPECT_DOUBLE_EQ(r.regret, 1.0);
     }
     EXPECT_EQ(CostModel::from_json(model.to_json()).efficiency, model.efficiency);
+}
+
+// Measured shapes (measured.h): the nearest decide, interpolated between two; far ones, another
+// storage type or target, and a left-out size do not.
+TEST(Measured, NearestShapesDecideAndFarOnesDoNot) {
+    MeasuredPipeline p;
+    p.features = {{"N", "x", 0, 1.0}, {"M", "x", 1, 0.25}};
+    auto shape = [](double n, double warp, double block) {
+        MeasuredShape s;
+        s.target = "cuda", s.dtype = "float32", s.size = std::to_string(int(n)) + "x64";
+        s.at = {n, 64};
+        s.us = {{"warp_row", warp}, {"block_row", block}, {"retired", 0.001}};
+        return s;
+    };
+    p.shapes = {shape(256, 10, 30), shape(1024, 20, 25), shape(4096, 60, 40), shape(16384, 200, 150)};
+    const std::vector<std::string> names = {"warp_row", "block_row"};  // "retired" is not built
+    auto pick = [&](double n, double m, const std::string &dtype = "float32", const std::string &skip = "") {
+        const auto c = pick_measured(p, "cuda", dtype, {n, m}, names, skip);
+        return c ? c->schedule : std::string("none");
+    };
+    EXPECT_EQ(pick(256, 64), "warp_row");
+    EXPECT_EQ(pick(300, 7), "warp_row");     // M weighs a quarter here: 64 against 7 is near
+    EXPECT_EQ(pick(3000, 64), "block_row");  // between 1024 and 4096, nearer 4096
+    EXPECT_EQ(pick(9000, 1 << 20), "none");  // M 2^14 times over: far
+    EXPECT_EQ(pick(1 << 20, 64), "none");    // N 64 times over the largest: far
+    EXPECT_EQ(pick(4096, 64, "bfloat16"), "none");
+    // Left out, 4096's own shape no longer decides: 1024 (warp_row 1.25x better) is as near as
+    // 16384 (block_row 1.33x better), so the ratios decide.
+    EXPECT_EQ(pick(4096, 64, "float32", "4096x64"), "block_row");
+    const auto c = pick_measured(p, "cuda", "float32", {1000, 64}, names);
+    ASSERT_TRUE(c);
+    EXPECT_NE(c->reason.find("1024x64"), std::string::npos) << c->reason;
+    EXPECT_EQ(c->reason.find("retired"), std::string::npos) << c->reason;
+
+    std::map<std::string, MeasuredTable> tables;
+    tables["dev"].device = "dev";
+    tables["dev"].pipelines["softmax"] = p;
+    const auto back = measured_from_json(measured_to_json(tables));
+    ASSERT_EQ(back.at("dev").pipelines.at("softmax").shapes.size(), 4u);
+    EXPECT_EQ(back.at("dev").pipelines.at("softmax").shapes[2].us, p.shapes[2].us);
+    EXPECT_THROW(measured_from_json("{\"devices\": {}}"), Error);
+}
+
+// A bench run's rows as a table: each workload's features from its argument shapes, one shape
+// per (size, type); the leave-one-out table consults the other sizes first.
+TEST(Measured, TableFromRowsAndLeaveOneOut) {
+    std::vector<Measured> rows;
+    for (int n : {256, 512, 1024, 2048, 4096, 8192}) {
+        for (const char *schedule : {"warp_row", "block_row"}) {
+            Measured m;
+            m.workload = "softmax", m.size = std::to_string(n) + "x" + std::to_string((1 << 20) / n);
+            m.schedule = schedule, m.target = "cuda";
+            const bool warp = std::string(schedule) == "warp_row";
+            // warp_row wins up to 1024, block_row from 2048
+            const double us = 100 * ((n <= 1024) == warp ? 1.0 : 1.5);
+            m.sample = {"softmax", schedule, 1, 8.0 * (1 << 20), us};
+            rows.push_back(m);
+        }
+    }
+    const MeasuredTable t = measured_table("dev", "run.json", rows);
+    const MeasuredPipeline &p = t.pipelines.at("softmax");
+    ASSERT_EQ(p.features.size(), 2u);
+    EXPECT_EQ(p.features[0].arg, "x");
+    EXPECT_EQ(p.features[0].dim, 0);
+    EXPECT_EQ(p.features[1].dim, 1);
+    EXPECT_DOUBLE_EQ(p.features[1].weight, 0.5);  // suite/rows.cpp's choice_weights
+    EXPECT_EQ(p.shapes.size(), 6u);
+    const std::vector<ChoiceRow> table = leave_one_out("dev", rows);
+    EXPECT_EQ(table.size(), 6u);
+    for (const ChoiceRow &r : table) {
+        EXPECT_EQ(r.source, "measured") << r.size;
+        EXPECT_EQ(r.measured, std::stoi(r.size) <= 1024 ? "warp_row" : "block_row");
+        if (r.size.rfind("1024x", 0) == 0 || r.size.rfind("2048x", 0) == 0) continue;  // a tie
+        EXPECT_EQ(r.predicted, r.measured) << r.size;  // every neighbour's winner is the same
+        EXPECT_DOUBLE_EQ(r.regret, 1.0);
+    }
+}
+
+// The model ranks a strategy it never measured below every measured one.
+TEST(CostModel, NeverMeasuredRanksLast) {
+    std::vector<Measured> rows;
+    for (int e = 10; e <= 22; e += 4) {
+        for (const char *schedule : {"fused", "unfused"}) {
+            Measured m;
+            m.workload = "p", m.size = std::to_string(1 << e), m.schedule = schedule;
+            m.sample = {"p", schedule, 1, 8.0 * (1 << e), std::string(schedule) == "fused" ? 10.0 : 20.0};
+            rows.push_back(m);
+        }
+    }
+    Measured fresh = rows.back();  // measured at one size only: left out there, it is unknown
+    fresh.schedule = fresh.sample.schedule = "fresh";
+    fresh.sample.us = 1;
+    rows.push_back(fresh);
+    const auto table = leave_one_out("dev", rows);
+    bool seen = false;
+    for (const ChoiceRow &r : table) {
+        if (r.size != fresh.size) continue;
+        seen = true;
+        EXPECT_EQ(r.source, "model");
+        EXPECT_EQ(r.predicted, "fused");  // not "fresh", though its typical efficiency ties
+        EXPECT_EQ(r.measured, "fresh");
+    }
+    EXPECT_TRUE(seen);
 }
 
 }  // namespace

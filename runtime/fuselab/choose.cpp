@@ -15,10 +15,12 @@
 #include <fstream>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 
 #include "fuselab/device.h"
 #include "fuselab/error.h"
+#include "fuselab/measured.h"
 
 namespace fuselab {
 
@@ -266,8 +268,18 @@ bool predictable(const Variant &v, const Bindings &args) {
 std::vector<const Variant *> candidates(const std::string &pipeline, const Bindings &args,
                                         const std::string &target, bool all) {
     std::vector<const Variant *> out;
-    std::string first_error, targets;
+    std::string first_error, typed_error, targets;
     bool known = false;
+    // The storage type most arguments have: where every strategy refuses, the error of that type's
+    // variant names the argument that disagrees (x bfloat16 and w float32: 'w', not 'x').
+    std::map<std::string, int> types;
+    for (const auto &[name, b] : args) {
+        if (b) types[type_name(b->type)]++;
+    }
+    std::string common;
+    for (const auto &[t, count] : types) {
+        if (common.empty() || count > types[common]) common = t;
+    }
     for (const Variant &v : variants()) {
         if (v.pipeline != pipeline) continue;
         known = true;
@@ -281,6 +293,7 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
             continue;
         } catch (const Error &e) {
             if (first_error.empty()) first_error = e.what();
+            if (typed_error.empty() && type_name(dtype_type(v.dtype)) == common) typed_error = e.what();
             continue;
         }
         if (!all && !predictable(v, args)) continue;
@@ -295,6 +308,7 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
         }
         throw Error("unknown pipeline '" + pipeline + "'; known:" + names);
     }
+    if (!typed_error.empty()) first_error = typed_error;
     if (!first_error.empty()) throw Error(pipeline + " (every strategy): " + first_error);
     throw Error(pipeline + ": no strategy built for target " + target +
                 (targets.empty() ? "" : " (built for:" + targets + ")"));
@@ -339,28 +353,56 @@ Choice model_choice(const std::string &device, const std::vector<const Variant *
                     const Bindings &args) {
     std::string where;
     const CostModel &model = model_for(device, &where);
-    std::vector<std::pair<double, const Variant *>> ranked;
+    struct Ranked {
+        bool unmeasured;  // only the typical efficiency: below every measured strategy
+        double us;
+        const Variant *v;
+    };
+    std::vector<Ranked> ranked;
     for (const Variant *v : cands) {
         const CostSample f = cost_features(*v, args);
-        ranked.push_back({model.predict_us(v->pipeline, v->schedule, f.kernels, f.bytes), v});
+        ranked.push_back({!model.measured(v->pipeline, v->schedule),
+                          model.predict_us(v->pipeline, v->schedule, f.kernels, f.bytes), v});
     }
     // Ties (launch-bound shapes, where every strategy is one launch) go to the fewest kernels, then
     // the name, so that every process chooses the same.
-    std::stable_sort(ranked.begin(), ranked.end(), [](const auto &a, const auto &b) {
-        if (a.first != b.first) return a.first < b.first;
-        if (a.second->kernels != b.second->kernels) return a.second->kernels < b.second->kernels;
-        return std::string(a.second->schedule) < b.second->schedule;
+    std::stable_sort(ranked.begin(), ranked.end(), [](const Ranked &a, const Ranked &b) {
+        if (a.unmeasured != b.unmeasured) return b.unmeasured;
+        if (a.us != b.us) return a.us < b.us;
+        if (a.v->kernels != b.v->kernels) return a.v->kernels < b.v->kernels;
+        return std::string(a.v->schedule) < b.v->schedule;
     });
     Choice c;
-    c.variant = ranked.front().second;
+    c.variant = ranked.front().v;
     c.source = "model";
-    char text[64];
+    char text[96];
     c.reason = "predicted (" + where + "):";
     for (size_t i = 0; i < ranked.size() && i < 4; i++) {
-        std::snprintf(text, sizeof(text), " %s %.1f us", ranked[i].second->schedule, ranked[i].first);
+        std::snprintf(text, sizeof(text), " %s %.1f us%s", ranked[i].v->schedule, ranked[i].us,
+                      ranked[i].unmeasured ? " (never measured)" : "");
         c.reason += (i ? "," : "") + std::string(text);
     }
     return c;
+}
+
+// The strategy the shapes measured nearest on this device favour, if any were measured near.
+std::optional<Choice> measured_choice(const std::string &device, const std::string &pipeline,
+                                      const std::string &target, const std::string &dtype,
+                                      const std::vector<const Variant *> &cands, const Bindings &args) {
+    const auto &tables = shipped_measured();
+    const auto t = tables.find(device);
+    if (t == tables.end()) return std::nullopt;
+    const auto p = t->second.pipelines.find(pipeline);
+    if (p == t->second.pipelines.end()) return std::nullopt;
+    std::vector<std::string> names;
+    for (const Variant *v : cands) names.push_back(v->schedule);
+    const auto pick = pick_measured(p->second, target, dtype, measured_features(p->second, args), names);
+    if (!pick) return std::nullopt;
+    for (const Variant *v : cands) {
+        if (v->schedule == pick->schedule)
+            return Choice{v, "measured", pick->reason + " (" + t->second.source + ")"};
+    }
+    return std::nullopt;
 }
 
 void say(const std::string &pipeline, const Choice &c) {
@@ -427,6 +469,8 @@ Choice choose(const std::string &pipeline, const Bindings &args, const ChooseOpt
             c.source = "tuned";
         } else if (tune_now) {
             return tune(pipeline, args, target);
+        } else if (auto m = measured_choice(k.device, pipeline, target, k.dtype, predicted, args)) {
+            c = *m;
         } else {
             c = model_choice(k.device, predicted, args);
         }
@@ -515,6 +559,10 @@ double CostModel::predict_us(const std::string &pipeline, const std::string &sch
         }
     }
     return std::max(kernels, 1) * launch_us + e * bytes / (gbps * 1e3);
+}
+
+bool CostModel::measured(const std::string &pipeline, const std::string &schedule) const {
+    return efficiency.count(pipeline + "/" + schedule) || efficiency.count("*/" + schedule);
 }
 
 CostModel CostModel::fit(const std::string &device, const std::vector<CostSample> &samples) {

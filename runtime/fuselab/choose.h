@@ -5,9 +5,14 @@
 //      shapes): the winner `fuselab tune` (or an earlier self-tuning call) measured;
 //   2. with FUSELAB_TUNE=1 or ChooseOptions::tune: every strategy timed now, on the caller's
 //      buffers, and the winner recorded (as cudnn.benchmark does);
-//   3. else the cost model (CostModel): each strategy's time predicted from its ledger (kernel
+//   3. else the shapes measured on this device (measured.h, the shipped results/measured.json):
+//      where one of the same pipeline and storage type is near (in log2 of its extents), the
+//      strategy the three nearest favour (each strategy's time over each one's winner, weighted
+//      by nearness);
+//   4. else the cost model (CostModel): each strategy's time predicted from its ledger (kernel
 //      launches, bytes through memory, intermediates) with the device's fitted coefficients,
 //      from the tuning file's fit, else the shipped fit for this device, else generic ones.
+//      A strategy the fit never measured ranks below every measured one.
 //
 // The tuning file is JSON, FUSELAB_TUNING_FILE or $XDG_CACHE_HOME/fuselab/tuning.json (else
 // ~/.cache/fuselab/tuning.json). Writers take an exclusive lock and rename a complete new file
@@ -31,7 +36,7 @@ struct ChooseOptions {
 
 struct Choice {
     const Variant *variant = nullptr;
-    std::string source;  // "tuned" (a record), "tuned now", "model", "only" (one candidate)
+    std::string source;  // "tuned" (a record), "tuned now", "measured", "model", "only"
     std::string reason;  // one line: what was compared, and the figures
 };
 
@@ -69,6 +74,9 @@ struct CostModel {
 
     double predict_us(const std::string &pipeline, const std::string &schedule, int kernels,
                       double bytes) const;
+    // Whether the fit measured the schedule (in this pipeline or another): else its efficiency
+    // is only the typical one, and the choice ranks it below every measured strategy.
+    bool measured(const std::string &pipeline, const std::string &schedule) const;
     static CostModel fit(const std::string &device, const std::vector<CostSample> &samples);
     std::string to_json() const;
     static CostModel from_json(const std::string &text);  // throws Error

@@ -331,6 +331,12 @@ void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
     if (code != 0) {
         if (code == halide_error_code_access_out_of_bounds && *v.autoscheduler)
             throw Refusal(autoscheduled_refusal(v));
+        // An autoscheduler's grid past the device's limits (rmsnorm_residual/auto at 262144 rows:
+        // cuLaunchKernel's CUDA_ERROR_INVALID_VALUE, 2026-12-02): a parameter error that leaves the
+        // context usable, and nothing was computed.
+        if (code == halide_error_code_gpu_device_error && *v.autoscheduler &&
+            msg.find("CUDA_ERROR_INVALID_VALUE cuLaunchKernel") != std::string::npos)
+            throw Refusal(autoscheduled_refusal(v) + " (" + msg + ")");
         if (code == halide_error_code_constraint_violated) {
             // "Constraint violated: a.stride.0 (2) == 1 (1)": a layout the kernel cannot take.
             for (int i = 0; i < md->num_arguments; i++) {

@@ -1,0 +1,155 @@
+#include "fuselab/measured.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "fuselab/error.h"
+
+namespace fuselab {
+
+// The tables of the committed results (results/measured.json), compiled in (shipped_models.cpp).
+extern const char *const kShippedMeasured;
+
+namespace {
+using nlohmann::json;
+}  // namespace
+
+std::map<std::string, MeasuredTable> measured_from_json(const std::string &text) {
+    const json doc = json::parse(text, nullptr, false);
+    if (!doc.is_object() || doc.value("fuselab_measured", 0) != 1)
+        throw Error("not a fuselab table of measured shapes ({\"fuselab_measured\": 1, ...})");
+    std::map<std::string, MeasuredTable> out;
+    try {
+        const json devices = doc.value("devices", json::object());  // named: items() must not dangle
+        for (const auto &[device, t] : devices.items()) {
+            MeasuredTable &table = out[device];
+            table.device = device;
+            table.source = t.value("source", std::string());
+            const json pipelines = t.value("pipelines", json::object());
+            for (const auto &[pipeline, p] : pipelines.items()) {
+                MeasuredPipeline &mp = table.pipelines[pipeline];
+                for (const json &f : p.at("features")) {
+                    mp.features.push_back({f.at("name").get<std::string>(), f.at("arg").get<std::string>(),
+                                           f.at("dim").get<int>(), f.at("weight").get<double>()});
+                }
+                for (const json &s : p.at("shapes")) {
+                    MeasuredShape ms;
+                    ms.target = s.at("target").get<std::string>();
+                    ms.dtype = s.at("dtype").get<std::string>();
+                    ms.size = s.at("size").get<std::string>();
+                    ms.at = s.at("at").get<std::vector<double>>();
+                    ms.us = s.at("us").get<std::map<std::string, double>>();
+                    if (ms.at.size() != mp.features.size())
+                        throw Error(pipeline + " " + ms.size + ": one extent a feature expected");
+                    mp.shapes.push_back(std::move(ms));
+                }
+            }
+        }
+    } catch (const json::exception &e) {
+        throw Error(std::string("a malformed table of measured shapes: ") + e.what());
+    }
+    return out;
+}
+
+std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables) {
+    json devices = json::object();
+    for (const auto &[device, t] : tables) {
+        json pipelines = json::object();
+        for (const auto &[name, p] : t.pipelines) {
+            json features = json::array(), shapes = json::array();
+            for (const MeasuredFeature &f : p.features)
+                features.push_back({{"name", f.name}, {"arg", f.arg}, {"dim", f.dim}, {"weight", f.weight}});
+            for (const MeasuredShape &s : p.shapes) {
+                shapes.push_back({{"target", s.target}, {"dtype", s.dtype}, {"size", s.size},
+                                  {"at", s.at}, {"us", s.us}});
+            }
+            pipelines[name] = {{"features", features}, {"shapes", shapes}};
+        }
+        devices[device] = {{"source", t.source}, {"pipelines", pipelines}};
+    }
+    return json{{"fuselab_measured", 1}, {"devices", devices}}.dump(1);
+}
+
+const std::map<std::string, MeasuredTable> &shipped_measured() {
+    static const std::map<std::string, MeasuredTable> tables = [] {
+        try {
+            return measured_from_json(kShippedMeasured);
+        } catch (const Error &e) {  // a build from a broken results/measured.json: the model decides
+            std::fprintf(stderr, "fuselab: warning: the shipped measured shapes are unusable: %s\n", e.what());
+            return std::map<std::string, MeasuredTable>();
+        }
+    }();
+    return tables;
+}
+
+std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args) {
+    std::vector<double> at;
+    for (const MeasuredFeature &f : p.features) {
+        auto it = args.find(f.arg);
+        if (it == args.end() || !it->second || f.dim >= it->second->dimensions) return {};
+        at.push_back(it->second->dim[f.dim].extent);
+    }
+    return at;
+}
+
+std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::string &target,
+                                          const std::string &dtype, const std::vector<double> &at,
+                                          const std::vector<std::string> &schedules,
+                                          const std::string &skip_size) {
+    if (at.size() != p.features.size() || at.empty()) return std::nullopt;
+    std::vector<std::pair<double, const MeasuredShape *>> near;
+    for (const MeasuredShape &s : p.shapes) {
+        if (s.target != target || s.dtype != dtype || s.size == skip_size) continue;
+        double d = 0;
+        for (size_t i = 0; i < at.size(); i++) {
+            if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
+            d += p.features[i].weight * std::fabs(std::log2(at[i] / s.at[i]));
+        }
+        // Only shapes where at least two of the candidates ran can rank them.
+        int ran = 0;
+        for (const std::string &name : schedules) ran += s.us.count(name) > 0;
+        if (ran >= 2) near.push_back({d, &s});
+    }
+    std::stable_sort(near.begin(), near.end(),
+                     [](const auto &a, const auto &b) { return a.first < b.first; });
+    if (near.empty() || near.front().first > kMeasuredNear) return std::nullopt;
+    while (near.size() > kMeasuredNeighbours || near.back().first > kMeasuredNear) near.pop_back();
+    // Each schedule's time over the winner's at each shape, in log, weighted by nearness.
+    std::map<std::string, std::pair<double, double>> score;  // sum w log ratio, sum w
+    for (const auto &[d, s] : near) {
+        double best = INFINITY;
+        for (const std::string &name : schedules) {
+            if (auto it = s->us.find(name); it != s->us.end()) best = std::min(best, it->second);
+        }
+        const double w = 1.0 / (d + 0.05);
+        for (const std::string &name : schedules) {
+            auto it = s->us.find(name);
+            if (it == s->us.end()) continue;
+            score[name].first += w * std::log(it->second / best);
+            score[name].second += w;
+        }
+    }
+    std::vector<std::pair<double, std::string>> ranked;
+    for (const auto &[name, sw] : score) ranked.push_back({std::exp(sw.first / sw.second), name});
+    std::stable_sort(ranked.begin(), ranked.end());
+    MeasuredPick pick;
+    pick.schedule = ranked.front().second;
+    pick.distance = near.front().first;
+    char text[96];
+    pick.reason = "measured near:";
+    for (size_t i = 0; i < near.size(); i++) {
+        std::snprintf(text, sizeof(text), "%s %s (%.2f away)", i ? "," : "", near[i].second->size.c_str(),
+                      near[i].first);
+        pick.reason += text;
+    }
+    pick.reason += "; time over the winner there:";
+    for (size_t i = 0; i < ranked.size() && i < 4; i++) {
+        std::snprintf(text, sizeof(text), "%s %s %.2fx", i ? "," : "", ranked[i].second.c_str(), ranked[i].first);
+        pick.reason += text;
+    }
+    return pick;
+}
+
+}  // namespace fuselab

@@ -1,0 +1,70 @@
+// Measured winners (issue 29): what the bench timed on a device, as a table of shapes, each with
+// every strategy's time there, looked up by the nearest shapes of the same pipeline, target and
+// storage type. choose() consults it before the cost model: where something near was measured,
+// the strategies are ranked by their time against each shape's winner, weighted by nearness over
+// the three nearest shapes; where nothing near was, the model decides.
+//
+// A shape is a point of features, each an argument's extent (softmax: x's dimension 0, N, and
+// dimension 1, M), compared in log2 with a weight each (a row's length decides a row strategy's
+// loop shapes; the row count its waves of blocks, so M weighs half).
+//
+// The constants were chosen on the H200's row grid of 2026-12-02, each shape left out of its own
+// table (results/runs/2026-12-02-h200-s13/choice_params.txt): up to 3 neighbours within 3 units
+// (8x in N), weights 1/(distance + 0.05), M at half weight.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "fuselab/invoke.h"
+
+namespace fuselab {
+
+struct MeasuredFeature {
+    std::string name;  // the size's own letter ("N"), for reasons
+    std::string arg;   // the argument whose extent it is
+    int dim = 0;
+    double weight = 1;
+};
+
+struct MeasuredShape {
+    std::string target, dtype, size;       // size as the bench writes it ("1024x65536")
+    std::vector<double> at;                // each feature's extent
+    std::map<std::string, double> us;      // schedule -> median us, from one run
+};
+
+struct MeasuredPipeline {
+    std::vector<MeasuredFeature> features;
+    std::vector<MeasuredShape> shapes;
+};
+
+struct MeasuredTable {
+    std::string device, source;  // the device measured, the bench file it came from
+    std::map<std::string, MeasuredPipeline> pipelines;
+};
+
+// The shipped tables (results/measured.json, from `fuselab tune --fit --measured-out`), by device.
+const std::map<std::string, MeasuredTable> &shipped_measured();
+std::map<std::string, MeasuredTable> measured_from_json(const std::string &text);  // throws Error
+std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables);
+
+// Where the nearest measured shapes are within kMeasuredNear (in weighted log2 units: 3 is a
+// factor of 8 in a feature of weight 1), the schedule among `schedules` that the nearest
+// kMeasuredNeighbours favour, and one line saying why. `skip_size`: a size whose shapes are not consulted (the leave-one-out table).
+struct MeasuredPick {
+    std::string schedule, reason;
+    double distance = 0;  // to the nearest shape
+};
+constexpr double kMeasuredNear = 3.0;
+constexpr size_t kMeasuredNeighbours = 3;
+std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::string &target,
+                                          const std::string &dtype, const std::vector<double> &at,
+                                          const std::vector<std::string> &schedules,
+                                          const std::string &skip_size = "");
+
+// The features of these arguments (empty if an argument the table reads is missing).
+std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args);
+
+}  // namespace fuselab
