@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The Python package on numpy arrays: every CPU variant against tests/reference.py (numpy
-float64), outputs returned and given by name, zero-copy views, and every error as fuselab.Error
-naming the variant. Run by CTest with the build's libfuselab.so (FUSELAB_LIBRARY):
+float64), outputs returned and given by name, zero-copy views, inputs with no element (empty
+outputs, nothing run), and every error as fuselab.Error naming the variant. Run by CTest with
+the build's libfuselab.so (FUSELAB_LIBRARY):
 
     python3 tests/test_python.py [PATH/TO/fuselab]   # the CLI, to compare with `fuselab list --json`
 
@@ -348,6 +349,46 @@ class Errors(unittest.TestCase):
         msg = self.assert_error("add_relu/auto/cpu: refuses this size", k, a=self.a, b=self.a)
         self.assertIn("Use a hand-written schedule", msg)
         self.assertNotIn("accessed at", msg)
+
+
+class Empty(unittest.TestCase):
+    def test_inputs_with_no_element_give_empty_outputs(self):
+        """add_relu of N = 0 through every CPU variant and the pipeline kernel (nothing chosen),
+        conv_relu_pool of H = 0 (its output [K, 0, W/2]): empty float32 arrays of the shapes the
+        inputs imply, allocated or given; refused where an output would still have elements (a
+        conv over zero channels, an output given), where the inputs disagree, or in float64."""
+        a = np.zeros(0, np.float32)
+        for v in fuselab.variants():
+            if (v["pipeline"], v["target"]) != ("add_relu", "cpu"):
+                continue
+            with self.subTest(variant=v["name"]):
+                out = fuselab.kernel("add_relu", v["schedule"], "cpu")(a=a, b=a)
+                self.assertEqual((out.shape, out.dtype), ((0,), np.float32))
+        k = fuselab.kernel("add_relu")
+        self.assertEqual(k(a=a, b=a).shape, (0,))
+        self.assertIsNone(k.chosen)
+        given = np.zeros(0, np.float32)
+        self.assertIs(fuselab.kernel("add_relu", "fused", "cpu")(a=a, b=a, out=given), given)
+        conv = {"input": np.zeros((3, 0, 37), np.float32),
+                "weights": np.zeros((16, 3, 3, 3), np.float32), "bias": np.zeros(16, np.float32)}
+        for kc in (fuselab.kernel("conv_relu_pool"),
+                   fuselab.kernel("conv_relu_pool", "tiled", "cpu")):
+            with self.subTest(kernel=repr(kc)):
+                self.assertEqual(kc(**conv).shape, (16, 0, 18))
+                self.assertEqual(kc.output_shapes(**conv), {"out": (16, 0, 18)})
+        refused = {
+            "a conv over zero channels": (fuselab.kernel("conv_relu_pool"), dict(
+                conv, input=np.zeros((0, 19, 37), np.float32),
+                weights=np.zeros((16, 0, 3, 3), np.float32))),
+            "inputs that disagree": (k, dict(a=a, b=np.zeros(5, np.float32))),
+            "float64": (fuselab.kernel("add_relu", "fused", "cpu"), dict(a=a.astype(np.float64),
+                                                                     b=a.astype(np.float64))),
+            "an output with elements": (fuselab.kernel("add_relu", "fused", "cpu"),
+                                        dict(a=a, b=a, out=np.zeros(5, np.float32)))}
+        for case, (kr, args) in refused.items():
+            with self.subTest(refused=case):
+                with self.assertRaises(fuselab.Error):
+                    kr(**args)
 
 
 class DLPack(unittest.TestCase):

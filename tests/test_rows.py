@@ -19,6 +19,11 @@ type):
   torch.ops.fuselab.softmax / rmsnorm_residual / layernorm eagerly, under FakeTensorMode and
   inside torch.compile(fullgraph=True); torch's own implementations pass the same bounds (a check
   of the bounds themselves);
+- what a torch user expects of the ops: a backward pass through any of them raises a
+  RuntimeError naming the op (eagerly and compiled), and the forward runs as before under
+  torch.no_grad() and torch.inference_mode(); an empty batch (M = 0, and N = 0) gives empty
+  outputs of x's shape, type and device, through the ops, fuselab.kernel and numpy arrays alike,
+  and empty inputs that disagree or hold a type not built are still refused;
 - the same on CUDA tensors for every CUDA row variant (float16 too), and CUDA variants on numpy
   arrays, where a GPU is usable; otherwise they skip, saying why (a failure under
   FUSELAB_REQUIRE_CUDA=1, tests/harness.py).
@@ -417,6 +422,33 @@ class Numpy(RowCase):
         self.assertIn("add_relu/fused/cpu/bfloat16", str(e.exception))
         self.assertIn("float32", str(e.exception))
 
+    def test_empty_batches(self):
+        """x of [0, N], [2, 0, N] and [3, 0]: empty outputs of x's shape and type, from the
+        pipeline kernel (nothing chosen: nothing ran) and from every CPU row variant."""
+        for pipeline in ROWS:
+            p = reference.PIPELINES[pipeline]
+            k = fuselab.kernel(pipeline, target="cpu")
+            for d in sorted({v["dtype"] for v in row_variants("cpu") if v["pipeline"] == pipeline}):
+                for shape in ((0, 1000), (2, 0, 1000), (3, 0)):
+                    args = {n: reference.to_storage(np.zeros(shape if n in ("x", "residual")
+                                                             else shape[-1:], np.float32), d)
+                            for n in p.input_names}
+                    with self.subTest(pipeline=pipeline, dtype=d, shape=shape):
+                        got = as_tuple(k(**args))
+                        self.assertIsNone(k.chosen)
+                        self.assertEqual(len(got), len(p.outputs))
+                        for a in got:
+                            self.assertIsInstance(a, np.ndarray)
+                            self.assertEqual((a.shape, reference.storage_dtype(a)), (shape, d))
+                    for v in row_variants("cpu"):
+                        if (v["pipeline"], v["dtype"]) != (pipeline, d):
+                            continue
+                        with self.subTest(variant=v["name"], shape=shape):
+                            got = as_tuple(fuselab.kernel(pipeline, v["schedule"], "cpu",
+                                                          d)(**args))
+                            self.assertEqual([(a.shape, reference.storage_dtype(a)) for a in got],
+                                             [(shape, d)] * len(p.outputs))
+
 
 # The special rows (SPECIAL_ROWS[i] is row i): where they put NaN and infinities in x.
 SPECIAL_ROWS = ("plain", "nan", "+inf", "-inf", "+inf and -inf", "all -inf", "all +inf")
@@ -624,6 +656,110 @@ class TorchRows(RowCase):
                     chosen = fuselab.torch_ops.chosen("softmax", self.device)
                     self.assertEqual(chosen["dtype"], d)
         torch._dynamo.reset()
+
+    def row_ops(self):
+        """(op name, op, float32 inputs on self.device at [2, 3, 8]) for each row pipeline's op
+        and the op of its first float32 variant of this target."""
+        calls = []
+        for pipeline in ROWS:
+            p = reference.PIPELINES[pipeline]
+            flat = p.inputs(self.rng, (8, 6), "float32")
+            args = [to_torch(flat[n].reshape(2, 3, 8) if flat[n].ndim == 2 else flat[n],
+                             self.device) for n in p.input_names]
+            calls.append((pipeline, getattr(torch.ops.fuselab, pipeline), args))
+            v = next((v for v in row_variants(self.target) if v["pipeline"] == pipeline
+                      and v["dtype"] == "float32" and harness.variant_limit(v)[0] is None), None)
+            if v is not None:
+                name = fuselab.torch_ops.op_name(pipeline, v["schedule"], v["target"])
+                calls.append((name, getattr(torch.ops.fuselab, name), args))
+        return calls
+
+    def assert_no_backward(self, name, outs, inputs):
+        """A backward pass through `outs` raises, naming op `name`, and no input gets a grad."""
+        self.assertTrue(all(o.requires_grad for o in outs), name)
+        with self.assertRaises(RuntimeError) as e:
+            sum(o.float().sum() for o in outs).backward()
+        self.assertIn(f"torch.ops.fuselab.{name} has no backward", str(e.exception))
+        self.assertIn("inference-only", str(e.exception))
+        self.assertTrue(all(t.grad is None for t in inputs), name)
+
+    def test_backward_raises_naming_the_op(self):
+        """Each input in turn requiring grad: the outputs require grad, and backward raises."""
+        for name, op, args in self.row_ops():
+            for i in range(len(args)):
+                with self.subTest(op=name, requires_grad=i):
+                    ins = [a.clone().requires_grad_(j == i) for j, a in enumerate(args)]
+                    self.assert_no_backward(name, as_tuple(op(*ins)), ins)
+
+    def test_backward_raises_when_compiled(self):
+        """Compiled (fullgraph) with x requiring grad: the forward runs and gives what the eager
+        op gives; the backward raises, naming the op."""
+        torch._dynamo.reset()
+        for name, op, args in self.row_ops():
+            with self.subTest(op=name):
+                want = as_tuple(op(*args))
+                x = args[0].clone().requires_grad_()
+                outs = as_tuple(torch.compile(lambda *a, op=op: op(*a), fullgraph=True)(
+                    x, *args[1:]))
+                for o, w in zip(outs, want):
+                    self.assertTrue(torch.equal(o.detach(), w), name)
+                self.assert_no_backward(name, outs, [x])
+        torch._dynamo.reset()
+
+    def test_forward_without_grad(self):
+        """Inputs requiring grad under torch.no_grad() and torch.inference_mode(), and inputs
+        not requiring grad: the same outputs, none requiring grad."""
+        for name, op, args in self.row_ops():
+            want = as_tuple(op(*args))
+            ins = [a.clone().requires_grad_() for a in args]
+            for mode in (torch.no_grad, torch.inference_mode):
+                with self.subTest(op=name, mode=mode.__name__):
+                    with mode():
+                        got = as_tuple(op(*ins))
+                    self.assertEqual(len(got), len(want))
+                    for g, w in zip(got, want):
+                        self.assertFalse(g.requires_grad)
+                        self.assertTrue(torch.equal(g, w), name)
+            self.assertFalse(any(w.requires_grad for w in want), name)
+
+    def test_empty_batches(self):
+        """x of [0, N], [2, 0, N] and [3, 0] in each type built: empty outputs of x's shape, type
+        and device, through the pipeline op, each variant's op of the type and fuselab.kernel;
+        empty inputs that disagree in N, or of a type not built, still refused."""
+        for v in row_variants(self.target):
+            pipeline, d = v["pipeline"], v["dtype"]
+            p = reference.PIPELINES[pipeline]
+            op = getattr(torch.ops.fuselab, fuselab.torch_ops.op_name(pipeline, v["schedule"],
+                                                                       v["target"], d))
+            for shape in ((0, 1000), (2, 0, 1000), (3, 0)):
+                args = [torch.zeros(shape if n in ("x", "residual") else shape[-1:],
+                                    dtype=torch_dtype(d), device=self.device)
+                        for n in p.input_names]
+                k = fuselab.kernel(pipeline, target=self.target)
+                callers = {"variant op": op,
+                           "pipeline op": getattr(torch.ops.fuselab, pipeline),
+                           "kernel": lambda *a: k(**dict(zip(p.input_names, a)))}
+                for what, fn in callers.items():
+                    with self.subTest(variant=v["name"], shape=shape, via=what):
+                        got = as_tuple(fn(*args))
+                        self.assertEqual([(tuple(t.shape), t.dtype, t.device.type) for t in got],
+                                         [(shape, torch_dtype(d), self.device)] * len(p.outputs))
+        x = torch.zeros(0, 8, device=self.device)
+        refused = {"residual of another N": (torch.ops.fuselab.rmsnorm_residual,
+                                             (x, torch.zeros(0, 9, device=self.device),
+                                              torch.zeros(8, device=self.device))),
+                   "w of another N": (torch.ops.fuselab.layernorm,
+                                      (x, torch.zeros(9, device=self.device),
+                                       torch.zeros(9, device=self.device))),
+                   "float64": (torch.ops.fuselab.softmax, (x.double(),))}
+        for case, (fn, args) in refused.items():
+            with self.subTest(refused=case):
+                with self.assertRaises(fuselab.Error):
+                    fn(*args)
+        with self.subTest(refused="an output of another shape"):
+            with self.assertRaises(fuselab.Error):
+                fuselab.kernel("softmax", target=self.target)(
+                    x=x, out=torch.zeros(0, 9, device=self.device))
 
     def test_wrong_dtype_through_ops(self):
         for v in row_variants(self.target):

@@ -4,7 +4,9 @@ on a CUDA device every CUDA variant on CUDA tensors, zero-copy (outputs given by
 very tensors written, strided views are read in place), torch's current stream (a side stream,
 several streams and threads at once, no host wait), the caching allocator, a captured CUDA graph
 replayed on new data, and the custom operators (torch.ops.fuselab.*, inside
-torch.compile(fullgraph=True) too). Results against tests/reference.py (numpy float64).
+torch.compile(fullgraph=True) too): inference-only, a backward pass through one raising a
+RuntimeError that names it; inputs with no element give empty outputs without running anything.
+Results against tests/reference.py (numpy float64).
 
     python3 tests/test_torch.py             # FUSELAB_LIBRARY=PATH/libfuselab.so if not beside the package
 
@@ -189,6 +191,12 @@ class Cpu(TorchTestCase):
     def test_custom_ops(self):
         custom_ops(self, "cpu")
 
+    def test_no_backward(self):
+        no_backward(self, "cpu")
+
+    def test_empty_inputs(self):
+        empty_inputs(self, "cpu")
+
     def test_every_cpu_variant_through_its_custom_op(self):
         """torch.ops.fuselab.<pipeline>__<schedule>__cpu for every CPU variant, on CPU tensors,
         and special inputs (+-inf, 1e30, saturating tanh and sigmoid) where a pipeline has them."""
@@ -304,6 +312,89 @@ def custom_ops(test, device):
                         "compiled op")
     test.assert_matches("add_relu", (1021,), {"out": z2}, {"out": ra + shift}, "compiled op")
     torch._dynamo.reset()
+
+
+def no_backward(test, device):
+    """add_relu's pipeline op and variant op, and a conv variant's: with an input requiring grad
+    the outputs require grad and a backward pass raises a RuntimeError naming the op, eagerly and
+    compiled (fullgraph), leaving no grad; under torch.no_grad() and torch.inference_mode() the
+    forward gives what it gives on inputs that do not require grad, no output requiring grad."""
+    import fuselab.torch_ops  # noqa: F401
+    target = "cuda" if device == "cuda" else "cpu"
+    pa, pc = reference.PIPELINES["add_relu"], reference.PIPELINES["conv_relu_pool"]
+    _, ia = torch_inputs(pa, test.rng, (1021,), device)
+    _, ic = torch_inputs(pc, test.rng, (37, 19, 3, 16), device)
+    cases = [("add_relu", [ia["a"], ia["b"]]), (f"add_relu__fused__{target}", [ia["a"], ia["b"]]),
+             (f"conv_relu_pool__tiled__{target}", [ic["input"], ic["weights"], ic["bias"]])]
+    torch._dynamo.reset()
+    for name, args in cases:
+        op = getattr(torch.ops.fuselab, name)
+        want = op(*args)
+        test.assertFalse(want.requires_grad)
+        for compiled in (False, True):
+            fn = torch.compile(lambda *a, op=op: op(*a), fullgraph=True) if compiled else op
+            for i in range(len(args)):
+                with test.subTest(op=name, requires_grad=i, compiled=compiled):
+                    ins = [a.clone().requires_grad_(j == i) for j, a in enumerate(args)]
+                    y = fn(*ins)
+                    test.assertTrue(y.requires_grad)
+                    test.assertTrue(torch.equal(y.detach(), want))
+                    with test.assertRaises(RuntimeError) as e:
+                        y.sum().backward()
+                    test.assertIn(f"torch.ops.fuselab.{name} has no backward", str(e.exception))
+                    test.assertIn("inference-only", str(e.exception))
+                    test.assertIsNone(ins[i].grad)
+        ins = [a.clone().requires_grad_() for a in args]
+        for mode in (torch.no_grad, torch.inference_mode):
+            with test.subTest(op=name, mode=mode.__name__):
+                with mode():
+                    y = op(*ins)
+                test.assertFalse(y.requires_grad)
+                test.assertTrue(torch.equal(y, want))
+    torch._dynamo.reset()
+
+
+def empty_inputs(test, device):
+    """Inputs with no element: add_relu of N = 0 and conv_relu_pool of H = 0 (its output [K, 0,
+    W/2]) give empty float32 outputs on the device, through the pipeline ops, the variants' ops
+    and fuselab.kernel (outputs allocated, or given); refused where an output would still have
+    elements (a conv over zero channels), where the inputs disagree, or of another type."""
+    import fuselab.torch_ops  # noqa: F401
+    target = "cuda" if device == "cuda" else "cpu"
+
+    def zeros(*shape, dtype=torch.float32):
+        return torch.zeros(*shape, dtype=dtype, device=device)
+
+    a = zeros(0)
+    conv = (zeros(3, 0, 37), zeros(16, 3, 3, 3), zeros(16))
+    calls = [("add_relu op", torch.ops.fuselab.add_relu, (a, a), (0,))]
+    for v in fuselab.variants():
+        if (v["pipeline"], v["target"]) == ("add_relu", target):
+            calls.append((v["name"], getattr(torch.ops.fuselab, f"add_relu__{v['schedule']}__"
+                                                                f"{target}"), (a, a), (0,)))
+    calls += [("add_relu kernel", lambda a, b: fuselab.kernel("add_relu", target=target)(
+                  a=a, b=b), (a, a), (0,)),
+              ("add_relu kernel, out given", lambda a, b: fuselab.kernel(
+                  "add_relu", "fused", target)(a=a, b=b, out=zeros(0)), (a, a), (0,)),
+              ("conv_relu_pool op", torch.ops.fuselab.conv_relu_pool, conv, (16, 0, 18)),
+              ("conv_relu_pool tiled op", getattr(torch.ops.fuselab,
+                                                  f"conv_relu_pool__tiled__{target}"),
+               conv, (16, 0, 18))]
+    for what, fn, args, shape in calls:
+        with test.subTest(call=what):
+            y = fn(*args)
+            test.assertEqual((tuple(y.shape), y.dtype, y.device.type),
+                             (shape, torch.float32, device))
+    k = fuselab.kernel("add_relu", "fused", target)
+    refused = {"a conv over zero channels": (torch.ops.fuselab.conv_relu_pool,
+                                             (zeros(0, 19, 37), zeros(16, 0, 3, 3), zeros(16))),
+               "inputs that disagree": (torch.ops.fuselab.add_relu, (a, zeros(5))),
+               "float64": (torch.ops.fuselab.add_relu, (a.double(), a.double())),
+               "an output with elements": (lambda a, b: k(a=a, b=b, out=zeros(5)), (a, a))}
+    for case, (fn, args) in refused.items():
+        with test.subTest(refused=case):
+            with test.assertRaises(fuselab.Error):
+                fn(*args)
 
 
 # ---------------------------------------------------------------- CUDA tensors
@@ -486,6 +577,12 @@ class Cuda(CudaTestCase):
 
     def test_custom_ops(self):
         custom_ops(self, "cuda")
+
+    def test_no_backward(self):
+        no_backward(self, "cuda")
+
+    def test_empty_inputs(self):
+        empty_inputs(self, "cuda")
 
 
 class CudaGraphs(CudaTestCase):

@@ -304,7 +304,7 @@ assert _ARG_SIZE == ctypes.sizeof(_lib.Arg), "fuselab_arg's layout changed"
 
 class _Block:
     """One thread's argument block of a Slots."""
-    __slots__ = ("buf", "base", "err", "words", "fixed", "metas")
+    __slots__ = ("buf", "base", "err", "words", "fixed", "metas", "empty")
 
 
 class Slots:
@@ -313,7 +313,7 @@ class Slots:
     fuselab_arg structs, every argument's shape and strides, and the error message's room.
     fill() rewrites only the data pointers while the arguments' metadata is what the thread's
     last call had (one struct.pack_into of the whole block otherwise), and returns (address of
-    the args, address of the error message)."""
+    the args, address of the error message, whether any argument has a zero extent)."""
 
     def __init__(self, names):
         self.names = tuple(names)
@@ -337,6 +337,7 @@ class Slots:
                          b.base + self._dims_at + i * _DIMS_SIZE + MAX_DIMS * 8)
                         for i in range(self.n))
         b.metas = None
+        b.empty = False
         self._local.block = b
         return b
 
@@ -366,6 +367,9 @@ class Slots:
             self._struct(ranks).pack_into(b.buf, 0, *head, *dims)
         except struct.error as e:  # a value that is no int64 (a symbolic size, a huge extent)
             raise Error(f"cannot describe the arguments {', '.join(self.names)}: {e}") from None
+        # Found only where the metadata changed: the runtime refuses zero extents, so the caller
+        # answers such a call itself (_kernel's _empty_call).
+        b.empty = any(0 in m[1] for m in metas)
         b.metas = metas
 
     def fill(self, datas, metas):
@@ -380,7 +384,7 @@ class Slots:
         words = b.words
         for i, data in zip(self._data_words, datas):
             words[i] = data
-        return b.base, b.err
+        return b.base, b.err, b.empty
 
 
 _NUMPY_STORAGE = {}  # numpy dtype -> whether an output is allocated in it (a storage type)

@@ -19,7 +19,13 @@ other than 2 is flattened to M rows, as a view where the strides allow (an input
 viewed so is copied, as torch.reshape does; an output given must be viewable, else Error), and
 the outputs come back in x's shape and storage type. A 2-D x takes the per-call path of every
 other kernel (its row stride honoured in place); the innermost dimension must be dense, as for
-every kernel."""
+every kernel.
+
+Empty arguments (an empty batch: softmax's x of [0, N], add_relu's a and b of 0 elements): the
+outputs come back empty, in the shapes the inputs imply (empty_output_shapes), allocated as any
+output is, and the runtime, which refuses zero extents, is not called. A call with anything
+else wrong (a type, shapes that disagree, a given output that is not empty) still goes to the
+runtime, which refuses it in its own words."""
 import ctypes
 import re
 import sys
@@ -205,19 +211,46 @@ def sizing_error(who, pipeline, msg):
     return Error(f"{who}: cannot size the outputs ({msg}); pass them by name")
 
 
-def output_shapes_of(pipeline, shapes, who):
-    """{output name: shape} that inputs of these shapes ({name: tuple}) imply, from
-    fuselab_output_shapes; Error naming `who` when they cannot."""
+def _output_shapes(pipeline, shapes):
     args = (_lib.Arg * len(shapes))()
     keep = []
     for a, (n, shape) in zip(args, shapes.items()):
         shape_c = (ctypes.c_int64 * max(len(shape), 1))(*shape)
         keep.append(shape_c)
         a.name, a.ndim, a.shape = n.encode(), len(shape), shape_c
+    return _lib.output_shapes(pipeline, args)
+
+
+def output_shapes_of(pipeline, shapes, who):
+    """{output name: shape} that inputs of these shapes ({name: tuple}) imply, from
+    fuselab_output_shapes (for inputs with zero extents, which it refuses: empty_output_shapes);
+    Error naming `who` when they cannot."""
     try:
-        return _lib.output_shapes(pipeline, args)
+        return _output_shapes(pipeline, shapes)
     except Error as e:
-        raise sizing_error(who, pipeline, str(e)) from None
+        empty = empty_output_shapes(pipeline, shapes)
+        if empty is None:
+            raise sizing_error(who, pipeline, str(e)) from None
+        return empty
+
+
+def empty_output_shapes(pipeline, shapes):
+    """The output shapes that inputs with zero extents imply, where every output is then empty.
+    fuselab_output_shapes refuses zero extents, so it is asked with them made 2, then 4, and each
+    output extent is extrapolated linearly back to 0 (every workload's is linear in its inputs'
+    extents, rounding aside: conv_relu_pool's H / 2 gives 1, 2, so 0): add_relu's 0 gives 0,
+    softmax's x of [0, N] gives [0, N]. None where no input has a zero extent, where either probe
+    is refused (the inputs disagree; an input that carries a halo), or where an output would have
+    elements or a negative extent (a conv over zero channels: only a kernel could fill it)."""
+    if not any(0 in s for s in shapes.values()):
+        return None
+    try:
+        a, b = (_output_shapes(pipeline, {n: tuple(e or probe for e in s)
+                                          for n, s in shapes.items()}) for probe in (2, 4))
+    except Error:
+        return None
+    out = {o: tuple(2 * x - y for x, y in zip(a[o], b[o])) for o in a}
+    return out if all(min(s, default=1) == 0 for s in out.values()) else None
 
 
 class _Callable:
@@ -341,6 +374,28 @@ class _Callable:
     def _result(self, objs):
         return objs[self._n_in] if self._single else tuple(objs[self._n_in:])
 
+    def _empty_call(self, index, metas, on_device):
+        """Whether a call of variant `index` (None: none fits) on these arguments, some with a
+        zero extent, is one the runtime would run but for its refusal of zero extents: every
+        argument of the variant's type and on memory it takes, and every output empty, of the
+        shape the inputs imply (empty_output_shapes). Such a call has nothing to compute: the
+        caller returns its outputs without calling the runtime. Any other goes to the runtime,
+        which refuses it in its own words."""
+        if index is None:
+            return False
+        v = _lib.info()["variants"][index]
+        if v["target"] == "cuda" and not _lib.info()["cuda"]["usable"]:
+            return False
+        if on_device and v["target"] != "cuda":
+            return False
+        types = {a["name"]: _ARGUMENT_TYPES.get(a["type"]) for a in v["arguments"]}
+        if any(types.get(n) != m[3:5] for n, m in zip(self._names, metas)):
+            return False
+        shapes = empty_output_shapes(self.pipeline, {n: tuple(m[1]) for n, m in
+                                                     zip(self.inputs, metas)})
+        return shapes is not None and all(tuple(m[1]) == shapes[o] for o, m in
+                                          zip(self.outputs, metas[self._n_in:]))
+
     def _invoke(self, index, base, err, on_device, objs, metas, stream):
         handle = stream_of(stream, objs) if stream is not None or on_device else None
         if _INVOKE(index, len(objs), base, handle, err, _ERR_LEN) != 0:
@@ -459,9 +514,11 @@ class Kernel(_Callable):
                             f"{storage_name(objs[0])}; this strategy is built for "
                             f"{', '.join(self.dtypes)} (bfloat16 as torch.bfloat16, numpy uint16 "
                             f"bits or ml_dtypes.bfloat16)")
+        base, err, empty = self._slots.fill(datas, metas)
+        if empty and self._empty_call(index, metas, on_device):
+            return self._result(objs if full is None else full)
         if self._host_params and on_device:
             self._refuse_capture(index, objs, stream)
-        base, err = self._slots.fill(datas, metas)
         self._invoke(index, base, err, on_device, objs, metas, stream)
         return self._result(objs if full is None else full)
 
@@ -531,16 +588,29 @@ class PipelineKernel(_Callable):
         if self.rows is not None:
             objs, full = self._rows_in(objs)
         datas, metas, on_device, keep = self._describe(objs)
-        base, err = self._slots.fill(datas, metas)
+        base, err, empty = self._slots.fill(datas, metas)
         key = tuple(metas)  # every argument's device, shape, strides and element type
         decision = self._decisions.get(key)
-        if decision is None:
+        if decision is None:  # an empty call is never kept (fuselab_choose refuses it)
+            if empty and self._empty_call(self._variant_of_type(metas[0]), metas, on_device):
+                self.chosen = None  # nothing ran
+                return self._result(objs if full is None else full)
             decision = self._choose(key, base, len(objs), objs)
         self.chosen = decision[1]
         if decision[2] and on_device:
             self._refuse_capture(decision[0], objs, stream)
         self._invoke(decision[0], base, err, on_device, objs, metas, stream)
         return self._result(objs if full is None else full)
+
+    def _variant_of_type(self, meta):
+        """The index of a variant of this pipeline and target in the storage type of `meta`
+        (the first input's), within self.dtype; None where there is none."""
+        dtype = STORAGE_OF.get(meta[3:5])
+        if self.dtype not in (None, dtype):
+            return None
+        return next((i for i, v in enumerate(_lib.info()["variants"])
+                     if (v["pipeline"], v["target"], v["dtype"]) ==
+                     (self.pipeline, self.target, dtype)), None)
 
     def _choose(self, key, base, nargs, objs):
         if self.dtype is not None and STORAGE_OF.get(key[0][3:5]) != self.dtype:
@@ -566,6 +636,10 @@ class PipelineKernel(_Callable):
         return self._run(objs, stream)
 
 
+# A variant record's argument "type" as the C ABI's (type_code, bits).
+_ARGUMENT_TYPES = {"float32": (2, 32), "float16": (2, 16), "uint16": (1, 16)}
+
+
 def _first_input_type(record):
     """(type_code, bits) of a variant's first input, as the C ABI describes it (its storage type
     where the record has one)."""
@@ -573,7 +647,7 @@ def _first_input_type(record):
     if st is not None:
         return st
     t = next(a["type"] for a in record["arguments"] if a["kind"] == "input")
-    return {"float32": (2, 32), "float16": (2, 16), "uint16": (1, 16)}.get(t, (2, 32))
+    return _ARGUMENT_TYPES.get(t, (2, 32))
 
 
 _TYPE_WORD = re.compile(r"'([^']+)' has type uint16(?! \()")
