@@ -14,6 +14,8 @@
 #   bench_rows  `fuselab bench --target cuda` of the row reductions alone, a pipeline at a time
 #             (ROWS_SCHEDULES: only these strategies; ROWS_BUDGET, ROWS_DEVICE_BUDGET: its timing
 #             budgets, default 0.2 and 0.1 s; ROWS_BENCH_S: each pipeline's time limit)
+#   rows_grid  the row strategies that win somewhere on a dense grid of row lengths, a pipeline at
+#             a time (ROWS_SCHEDULES, ROWS_BENCH_S, ROWS_BUDGET, ROWS_DEVICE_BUDGET), unchecked
 #   rows      the row reductions' checks, each step under a time limit: their fuselab_tests,
 #             the CLI sweep (2 shapes a variant) and test_rows.py
 #   peers     PyTorch peers (peers/peers.py: eager, compile, reduce-overhead, max-autotune,
@@ -117,6 +119,29 @@ for part in "$@"; do
                 --budget "${ROWS_BUDGET:-0.2}" --device-budget "${ROWS_DEVICE_BUDGET:-0.1}" \
                 --json "$OUT/bench_$p.json" ${BENCH_ARGS:-} 2> "$OUT/bench_$p.err" > "$OUT/bench_$p.txt"
             step "bench_rows $p"; tail -2 "$OUT/bench_$p.txt"
+        done
+        ;;
+    rows_grid)
+        # The row strategies that win somewhere (ROWS_SCHEDULES, default warp_row block_row
+        # block_row_wide) on a denser grid of row lengths (issue 29: the measured shapes that
+        # choose() consults): N = 128 to 262144 (ROWS_GRID) at 2^26 elements a call (M = 2^26 / N,
+        # rounded down), and at 16 rows a call (ROWS_GRID_FEW: launch- and wave-bound shapes); each
+        # pipeline under ROWS_BENCH_S (the JSON keeps every size finished). Unchecked: the checks
+        # are `rows` and `tests`.
+        machine "_rows_grid"
+        sel=""
+        for s in ${ROWS_SCHEDULES:-warp_row block_row block_row_wide}; do sel+=" --schedule $s"; done
+        sizes=""
+        for n in ${ROWS_GRID:-128 256 512 1024 1536 2048 3072 4096 6144 8192 12288 16384 32768 65536 262144}; do
+            sizes+=" --size ${n}x$(( (1 << 26) / n ))"
+        done
+        for n in ${ROWS_GRID_FEW:-1024 4096 16384 65536}; do sizes+=" --size ${n}x16"; done
+        for p in softmax rmsnorm_residual layernorm; do
+            # shellcheck disable=SC2086
+            timeout "${ROWS_BENCH_S:-200}" "$BIN/fuselab" bench --target cuda --pipeline "$p" $sel $sizes \
+                --budget "${ROWS_BUDGET:-0.05}" --device-budget "${ROWS_DEVICE_BUDGET:-0.03}" --no-check \
+                --json "$OUT/grid_$p.json" 2> "$OUT/grid_$p.err" > "$OUT/grid_$p.txt"
+            step "rows_grid $p"; tail -1 "$OUT/grid_$p.txt"
         done
         ;;
     rows)

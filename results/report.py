@@ -249,11 +249,18 @@ def usable(r):
     return bool(r.get("ok") and r.get("median_us") and r.get("min_bytes"))
 
 
-def row_cells(records):
-    """{(workload, dtype, N): [records]} of the row reductions."""
+def row_m(r):
+    parts = str(r["size"]).lower().split("x")
+    return int(parts[1]) if len(parts) > 1 else 1
+
+
+def row_cells(records, suite_only=False):
+    """{(workload, dtype, N): [records]} of the row reductions at 2^26 elements a call (M = 2^26 / N,
+    rounded down; the grid's launch-bound shapes of 16 rows are the choice's, not these tables'),
+    at the suite's six N only with `suite_only`."""
     cells = {}
     for r in records:
-        if r["workload"] in ROWS:
+        if r["workload"] in ROWS and row_n(r) * row_m(r) >= 1 << 25 and (not suite_only or row_n(r) in ROW_N):
             cells.setdefault((r["workload"], dtype_of(r), row_n(r)), []).append(r)
     return cells
 
@@ -373,7 +380,7 @@ def row_cell_text(r, copy_tbps, strategy=False):
 
 def rows_section(records, copy_gbps, targets):
     """h200.md's part on the row reductions."""
-    cells = row_cells(records)
+    cells = row_cells(records, suite_only=True)
     if not cells:
         return []
     copy_tbps = copy_gbps / 1e3 if copy_gbps else None

@@ -220,9 +220,14 @@ def copy_fraction(r):
 
 
 def row_cells(records):
+    """The suite's row sizes only (N in ROW_N, 2^22 elements): the denser grid of row lengths in the
+    same file (gpu_run.sh rows_grid's CPU counterpart, fuselab alone) is the choice's, not these
+    tables', which set fuselab beside its peers of the same run."""
     cells = {}
     for r in records:
-        if r["workload"] in ROWS:
+        parts = str(r["size"]).lower().split("x")
+        m = int(parts[1]) if len(parts) > 1 else 1
+        if r["workload"] in ROWS and row_n(r) in ROW_N and row_n(r) * m >= 1 << 21:
             cells.setdefault((r["workload"], dtype_of(r), row_n(r)), []).append(r)
     return cells
 

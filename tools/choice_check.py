@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""How fuselab's own choice does at row shapes that nothing measured (issue 29's second target).
+
+For each (pipeline, storage type, NxM) it calls `fuselab run PIPELINE` with no --schedule and an
+empty tuning file, as a user would (FUSELAB_VERBOSE=1 prints the pick and why), then times every
+strategy at that shape with `fuselab bench --size NxM --dtype D` (one run, so the ratios are
+same-run), and reports the pick's time over the winner's (the regret).
+
+  python3 tools/choice_check.py BUILD/cli/fuselab --target cuda --json OUT.json [--budget S]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+
+# Row lengths and counts that no bench grid names: odd lengths, lengths between the grid's,
+# a few rows (launch-bound) and many.
+SHAPES = [(1000, 10), (4099, 7), (768, 8192), (5120, 2048), (3000, 4000), (50000, 200),
+          (1500, 6000), (200, 50000), (12000, 700), (100, 100000), (2500, 3), (20000, 500)]
+PIPELINES = {"softmax": (["x"], [], ["out"]),
+             "rmsnorm_residual": (["x", "residual"], ["w"], ["out", "h"]),
+             "layernorm": (["x"], ["w", "b"], ["out"])}
+DTYPES = ["float32", "bfloat16", "float16"]
+
+
+def stored(a, dtype):
+    if dtype == "float32":
+        return a.astype(np.float32)
+    if dtype == "float16":
+        return a.astype(np.float16)
+    bits = a.astype(np.float32).view(np.uint32)  # bfloat16: round to nearest even, as bits
+    return ((bits + 0x7fff + ((bits >> 16) & 1)) >> 16).astype(np.uint16)
+
+
+def pick_of(fuselab, pipeline, dtype, n, m, target, d, rng):
+    rows, vectors, outs = PIPELINES[pipeline]
+    args = [fuselab, "run", pipeline, "--target", target]
+    for name in rows + vectors:
+        shape = (m, n) if name in rows else (n,)
+        path = os.path.join(d, name + ".npy")
+        np.save(path, stored(rng.uniform(-1, 1, shape), dtype))
+        args.append(f"{name}={path}")
+    for name in outs:
+        args += ["-o", f"{name}={os.path.join(d, 'out_' + name + '.npy')}"]
+    env = dict(os.environ, FUSELAB_VERBOSE="1", FUSELAB_TUNING_FILE=os.path.join(d, "tuning.json"))
+    env.pop("FUSELAB_TUNE", None)
+    p = subprocess.run(args, capture_output=True, text=True, env=env, timeout=120)
+    if p.returncode != 0:
+        raise RuntimeError(f"fuselab run {pipeline} {n}x{m} {dtype}: exit {p.returncode}: {p.stderr[-400:]}")
+    match = re.search(r"chose (\S+) \((\w[\w ]*)\): (.*)", p.stderr)
+    if not match:
+        raise RuntimeError(f"no choice printed: {p.stderr[-400:]}")
+    variant, source, reason = match.groups()
+    return variant.split("/")[1], source, reason
+
+
+def times_of(fuselab, pipeline, dtype, n, m, target, budget, d):
+    path = os.path.join(d, "bench.json")
+    p = subprocess.run([fuselab, "bench", "--target", target, "--pipeline", pipeline, "--dtype", dtype,
+                        "--size", f"{n}x{m}", "--no-check", "--budget", str(budget),
+                        "--device-budget", str(budget / 2), "--json", path],
+                       capture_output=True, text=True, timeout=300)
+    if p.returncode not in (0, 2):
+        raise RuntimeError(f"bench {pipeline} {n}x{m} {dtype}: exit {p.returncode}: {p.stderr[-400:]}")
+    recs = json.load(open(path))["records"]
+    return {r["name"]: r["median_us"] for r in recs
+            if r.get("kind") == "fuselab" and r.get("error") is None and r.get("median_us")}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("fuselab")
+    ap.add_argument("--target", default="cuda")
+    ap.add_argument("--json", required=True)
+    ap.add_argument("--budget", type=float, default=0.05)
+    ap.add_argument("--all-dtypes", action="store_true",
+                    help="every storage type at every shape (default: one type a shape, in turn)")
+    opt = ap.parse_args()
+    rng = np.random.default_rng(2026)
+    cases = []
+    for i, (n, m) in enumerate(SHAPES):
+        for j, pipeline in enumerate(PIPELINES):
+            for dtype in (DTYPES if opt.all_dtypes else [DTYPES[(i + j) % 3]]):
+                cases.append((pipeline, dtype, n, m))
+    out, failures = [], 0
+    print(f"{'pipeline':18} {'dtype':9} {'size':12} {'pick':15} {'by':9} {'winner':15} {'regret':>7}")
+    for pipeline, dtype, n, m in cases:
+        with tempfile.TemporaryDirectory() as d:
+            try:
+                pick, source, reason = pick_of(opt.fuselab, pipeline, dtype, n, m, opt.target, d, rng)
+                times = times_of(opt.fuselab, pipeline, dtype, n, m, opt.target, opt.budget, d)
+            except (RuntimeError, subprocess.TimeoutExpired) as e:
+                failures += 1
+                print(f"{pipeline:18} {dtype:9} {n}x{m:<7} FAILED: {e}")
+                continue
+        winner = min(times, key=times.get)
+        regret = times[pick] / times[winner] if pick in times else float("nan")
+        out.append({"pipeline": pipeline, "dtype": dtype, "size": f"{n}x{m}", "pick": pick,
+                    "source": source, "reason": reason, "winner": winner, "times_us": times,
+                    "regret": regret})
+        print(f"{pipeline:18} {dtype:9} {n}x{m:<7} {pick:15} {source:9} {winner:15} {regret:6.2f}x", flush=True)
+    within = sum(1 for r in out if r["regret"] <= 1.10)
+    worst = max((r["regret"] for r in out), default=float("nan"))
+    print(f"\n{within} of {len(out)} within 1.10x of the winner; worst {worst:.2f}x; {failures} failed")
+    json.dump({"target": opt.target, "cases": out, "within_1_10": within, "count": len(out),
+               "worst": worst, "failures": failures}, open(opt.json, "w"), indent=1)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
