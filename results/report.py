@@ -33,6 +33,8 @@ import json
 import os
 import sys
 
+import choice_table  # results/, on sys.path when run as a script
+
 FP32_PEAK_FLOPS = 67e12  # H200 SXM datasheet fp32 (a lead, not a measurement)
 
 # Issue 14's absolute targets: (workload, size, bound on fuselab's best, text). Beside them, every
@@ -487,13 +489,7 @@ def choice_section(targets, choice, overhead):
                   "| path | host us per call |", "|---|---|"]
         lines += [f"| {r['name']} | {r['host_us']:.2f} |" for r in overhead["records"]]
         lines.append("")
-    if choice:
-        lines += ["## The cost model's choice, each size left out of its own fit", "",
-                  "| workload | size | model's pick | measured winner | regret |", "|---|---|---|---|---|"]
-        for c in sorted(choice, key=lambda c: c["regret"]):
-            lines.append(f"| {c['workload']} | {c['size']} | {c['predicted']} | {c['measured']} | "
-                         f"{c['regret']:.2f}x |")
-        lines.append("")
+    lines += choice_table.section(choice)
     return lines
 
 
@@ -640,8 +636,8 @@ def main():
             doc["choice"], doc["model"] = choice, model
         if overhead:
             meta["call_overhead"] = overhead["meta"]
-        if targets or targets23:
-            doc["targets"] = targets + targets23
+        if targets or targets23 or choice:
+            doc["targets"] = targets + targets23 + choice_table.targets(choice)
         json.dump(doc, f, indent=1)
 
     groups = {}  # the workloads before the row reductions, which have their own part
