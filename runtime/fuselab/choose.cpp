@@ -60,7 +60,7 @@ struct Key {
     }
 };
 
-std::string build_id(const std::string &pipeline, const std::string &target) {
+std::string build_id_uncached(const std::string &pipeline, const std::string &target) {
     uint64_t h = 1469598103934665603ull;  // FNV-1a over the candidates' names and ledgers
     auto mix = [&](const std::string &s) {
         for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
@@ -74,6 +74,18 @@ std::string build_id(const std::string &pipeline, const std::string &target) {
     char text[17];
     std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(h));
     return text;
+}
+
+// Once per (pipeline, target, registry size): hashing every variant's name was most of a new
+// shape's choice (about 0.1 ms); a variant registered later makes a new key.
+std::string build_id(const std::string &pipeline, const std::string &target) {
+    static std::mutex m;
+    static std::map<std::string, std::string> ids;
+    const std::string key = pipeline + "|" + target + "|" + std::to_string(variants().size());
+    std::lock_guard<std::mutex> lock(m);
+    auto it = ids.find(key);
+    if (it == ids.end()) it = ids.emplace(key, build_id_uncached(pipeline, target)).first;
+    return it->second;
 }
 
 std::string shapes_of(const Bindings &args) {
@@ -315,38 +327,49 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
 }
 
 const CostModel &model_for(const std::string &device, std::string *where) {
+    // Each model is made once and never changed (callers in other threads hold references): a
+    // new shape costs no JSON parsing. A tuning file's fit is keyed by its text, as another
+    // process may refit it.
     static std::mutex m;
-    static std::map<std::string, CostModel> cache;
+    static std::map<std::string, std::pair<std::string, CostModel>> cache;  // key -> (where, model)
+    static const json shipped = json::parse(kShippedModels, nullptr, false);
     std::lock_guard<std::mutex> lock(m);
     const json doc = tuning_doc();
     const json fitted = doc.value("models", json::object()).value(device, json());
     if (fitted.is_object()) {
-        *where = "fitted in " + tuning_file();
-        return cache[device + "/file"] = CostModel::from_json(fitted.dump());
+        const std::string text = fitted.dump();
+        auto &entry = cache["file|" + device + "|" + text];
+        if (entry.first.empty()) entry = {"fitted in " + tuning_file(), CostModel::from_json(text)};
+        *where = entry.first;
+        return entry.second;
     }
-    const json shipped = json::parse(kShippedModels, nullptr, false);
-    if (shipped.is_object() && shipped.value(device, json()).is_object()) {
-        *where = "shipped fit";
-        return cache[device + "/shipped"] = CostModel::from_json(shipped[device].dump());
-    }
-    // No fit of this very device: one of the same kind (a GPU's for a GPU, a CPU's for a CPU)
-    // still ranks strategies by their launches and traffic better than no fit.
-    const bool gpu = device.rfind("NVIDIA", 0) == 0;
-    if (shipped.is_object()) {
-        for (const auto &[name, fit] : shipped.items()) {
-            if ((name.rfind("NVIDIA", 0) == 0) != gpu || !fit.is_object()) continue;
-            *where = "shipped fit of " + name + ", not of this device";
-            return cache[device + "/shipped"] = CostModel::from_json(fit.dump());
+    auto it = cache.find("shipped|" + device);
+    if (it == cache.end()) {
+        std::pair<std::string, CostModel> made;
+        // No fit of this very device: one of the same kind (a GPU's for a GPU, a CPU's for a
+        // CPU) still ranks strategies by their launches and traffic better than no fit.
+        const bool gpu = device.rfind("NVIDIA", 0) == 0;
+        if (shipped.is_object() && shipped.value(device, json()).is_object()) {
+            made = {"shipped fit", CostModel::from_json(shipped[device].dump())};
+        } else {
+            made.first = "generic coefficients (no fit for this device: `fuselab tune` measures)";
+            made.second.device = device;
+            if (!gpu) {  // a CPU: cheap calls, a few tens of GB/s
+                made.second.launch_us = 0.5;
+                made.second.gbps = 40;
+            }
+            if (shipped.is_object()) {
+                for (const auto &[name, fit] : shipped.items()) {
+                    if ((name.rfind("NVIDIA", 0) == 0) != gpu || !fit.is_object()) continue;
+                    made = {"shipped fit of " + name + ", not of this device", CostModel::from_json(fit.dump())};
+                    break;
+                }
+            }
         }
+        it = cache.emplace("shipped|" + device, std::move(made)).first;
     }
-    *where = "generic coefficients (no fit for this device: `fuselab tune` measures)";
-    CostModel &generic = cache[device + "/generic"];
-    generic.device = device;
-    if (!gpu) {  // a CPU: cheap calls, a few tens of GB/s
-        generic.launch_us = 0.5;
-        generic.gbps = 40;
-    }
-    return generic;
+    *where = it->second.first;
+    return it->second.second;
 }
 
 Choice model_choice(const std::string &device, const std::vector<const Variant *> &cands,
