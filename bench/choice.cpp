@@ -39,8 +39,8 @@ std::vector<MeasuredFeature> features_of(const Workload &w) {
                     only_i = j == i || doubled[j][a].extents[d] == at_base[a].extents[d];
                 if (!only_i) continue;
                 const double weight = i < w.choice_weights.size() ? w.choice_weights[i] : 1.0;
-                out.push_back({i < names.size() ? names[i] : "d" + std::to_string(i), at_base[a].name,
-                               static_cast<int>(d), weight});
+                out.push_back({i < names.size() ? names[i] : "d" + std::to_string(i),
+                               at_base[a].name, static_cast<int>(d), weight});
                 found = true;
             }
         }
@@ -100,7 +100,8 @@ MeasuredTable measured_table(const std::string &device, const std::string &sourc
 
 std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vector<Measured> &rows) {
     // By (workload, size, storage type): the strategies that compete for one call.
-    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const Measured *>> groups;
+    std::map<std::tuple<std::string, std::string, std::string>, std::vector<const Measured *>>
+        groups;
     for (const Measured &m : rows) {
         if (m.sample.us > 0) groups[{m.workload, m.size, m.dtype}].push_back(&m);
     }
@@ -108,7 +109,9 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
     std::vector<ChoiceRow> out;
     for (const auto &[key, here] : groups) {
         if (here.size() < 2) continue;  // nothing to choose between
-        const auto &[workload, size, dtype] = key;
+        // Copies, not structured bindings: C++17 lambdas cannot capture those (clang refuses).
+        const std::string workload = std::get<0>(key), size = std::get<1>(key),
+                          dtype = std::get<2>(key);
         const Measured *pick = nullptr, *best = nullptr;
         for (const Measured *m : here) {
             if (!best || m->sample.us < best->sample.us) best = m;
@@ -143,7 +146,8 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
                 const double p = model.predict_us(m->sample.pipeline, m->sample.schedule,
                                                   m->sample.kernels, m->sample.bytes);
                 const bool unmeasured = !model.measured(m->sample.pipeline, m->sample.schedule);
-                if (!pick || std::make_pair(unmeasured, p) < std::make_pair(pick_unmeasured, pick_us))
+                if (!pick ||
+                    std::make_pair(unmeasured, p) < std::make_pair(pick_unmeasured, pick_us))
                     pick = m, pick_us = p, pick_unmeasured = unmeasured;
             }
             c.predicted_us = pick_us;
@@ -163,18 +167,19 @@ void print_choice_table(const std::vector<ChoiceRow> &rows, double bound) {
     std::vector<ChoiceRow> sorted = rows;
     std::stable_sort(sorted.begin(), sorted.end(),
                      [](const ChoiceRow &a, const ChoiceRow &b) { return a.regret < b.regret; });
-    std::printf("\nfuselab's choice at each (workload, size, type), with that size's measurements left "
-                "out\n(the nearest measured sizes, else the cost model fitted without it):\n"
-                "%-18s %-16s %-9s %-26s %-26s %-8s %7s\n",
-                "workload", "size", "dtype", "pick", "measured winner", "by", "regret");
+    std::printf(
+        "\nfuselab's choice at each (workload, size, type), with that size's measurements left "
+        "out\n(the nearest measured sizes, else the cost model fitted without it):\n"
+        "%-18s %-16s %-9s %-26s %-26s %-8s %7s\n",
+        "workload", "size", "dtype", "pick", "measured winner", "by", "regret");
     int held = 0;
     double log_sum = 0;
     for (const ChoiceRow &r : sorted) {
         held += r.regret <= bound;
         log_sum += std::log(r.regret);
-        std::printf("%-18s %-16s %-9s %-26s %-26s %-8s %6.2fx%s\n", r.workload.c_str(), r.size.c_str(),
-                    r.dtype.c_str(), r.predicted.c_str(), r.measured.c_str(), r.source.c_str(), r.regret,
-                    r.regret <= bound ? "" : "  over");
+        std::printf("%-18s %-16s %-9s %-26s %-26s %-8s %6.2fx%s\n", r.workload.c_str(),
+                    r.size.c_str(), r.dtype.c_str(), r.predicted.c_str(), r.measured.c_str(),
+                    r.source.c_str(), r.regret, r.regret <= bound ? "" : "  over");
     }
     std::printf("%d of %zu within %.2fx of the measured winner; geometric mean regret %.3f\n", held,
                 sorted.size(), bound, std::exp(log_sum / sorted.size()));
