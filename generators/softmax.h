@@ -19,8 +19,8 @@ public:
     Var i{"i"}, row{"row"};
     RDom r;           // one row: r in [0, N)
     Func xf{"xf"};    // x widened to float32
-    Func mx{"mx"};    // mx(row): the row's maximum (a reduction over r; on the CPU of integer
-                      // keys of the stored bits, see softmax.cpp)
+    Func mx{"mx"};    // mx(row): the row's maximum (a reduction over r; on the CPU a pair: the
+                      // float max and the largest magnitude of the stored bits, see softmax.cpp)
     Func mxf{"mxf"};  // the row's maximum, float32
     Func bad{"bad"};  // the row's outputs are NaN (CPU: a NaN or +inf in it, or all -inf)
     Func ex{"ex"};    // exp(xf - mx)

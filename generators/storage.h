@@ -20,6 +20,16 @@
 
 namespace fuselab {
 
+// How CUDA code converts float16: through its bits (the default, above), or by the hardware's
+// conversions (cvt.f32.f16, cvt.rn.f16.f32). tools/row_search.cpp sets Native to check and time
+// it on the GPU; every built variant uses the default.
+enum class HalfRoute { Bits, Native };
+inline HalfRoute gpu_half_route = HalfRoute::Bits;
+
+inline bool half_by_bits(const Halide::Target &target) {
+    return target.has_gpu_feature() && gpu_half_route == HalfRoute::Bits;
+}
+
 // The Halide type of a buffer of `dtype` ("float32", "bfloat16", "float16").
 inline Halide::Type storage_type(const std::string &dtype) {
     if (dtype == "float32") return Halide::Float(32);
@@ -75,7 +85,7 @@ inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target) {
     using namespace Halide;
     const Type t = v.type().element_of();
     if (t == Float(32)) return v;
-    if (t == Float(16) && !target.has_gpu_feature()) return cast(Float(32, v.type().lanes()), v);
+    if (t == Float(16) && !half_by_bits(target)) return cast(Float(32, v.type().lanes()), v);
     if (t == Float(16)) return half_bits_to_float(reinterpret(UInt(16, v.type().lanes()), v));
     if (t == UInt(16)) {
         return reinterpret(Float(32, v.type().lanes()), cast(UInt(32, v.type().lanes()), v) << 16);
@@ -96,7 +106,7 @@ inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t,
     using namespace Halide;
     const int lanes = f.type().lanes();
     if (t == Float(32)) return f;
-    if (t == Float(16) && !target.has_gpu_feature()) return cast(Float(16, lanes), f);
+    if (t == Float(16) && !half_by_bits(target)) return cast(Float(16, lanes), f);
     if (t == Float(16)) return reinterpret(Float(16, lanes), float_to_half_bits(f));
     if (t == UInt(16)) {
         const Type u32 = UInt(32, lanes);
@@ -144,6 +154,18 @@ inline Halide::Expr order_key(const Halide::Expr &stored) {
     const Expr neg = (u >> (bits - 1)) != cast(UInt(32, lanes), 0);
     const Expr key = select(neg, cast(i32, -1) - mag, mag);
     return select(mag > cast(i32, inf_bits), cast(i32, 0x7fffffff), key);
+}
+
+// The magnitude of a stored value, its bits less the sign, as an int32: above
+// magnitude_inf(t) exactly for a NaN, equal to it for an inf.
+inline Halide::Expr magnitude(const Halide::Expr &stored) {
+    using namespace Halide;
+    const int bits = stored.type().bits(), lanes = stored.type().lanes();
+    const Expr u = cast(Int(32, lanes), reinterpret(UInt(bits, lanes), stored));
+    return u & cast(Int(32, lanes), bits == 32 ? 0x7fffffff : 0x7fff);
+}
+inline int magnitude_inf(const Halide::Type &t) {
+    return t == Halide::Float(32) ? 0x7f800000 : t == Halide::Float(16) ? 0x7c00 : 0x7f80;
 }
 
 // The key of +inf and of -inf of storage type `t`.

@@ -113,7 +113,11 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
         if (a.name() != v.name()) order.push_back(a);
     }
     p.reorder_storage(order).compute_at(at).vectorize(v, L);
-    p.update().vectorize(v, L);
+    // The 4 vectors unrolled: constant indices, so that they live in registers. A loop over
+    // them kept each in the stack frame, a load and a store a vector (perf on the AVX2 EPYC,
+    // 2026-12-02: the max pass of softmax/block_row was a quarter of its time).
+    Var vv{s.name() + "_vv"};
+    p.update().split(v, vo, vv, L).vectorize(vv).unroll(vo);
     // fold: the 4 vectors summed lane by lane into one (q, 3 vector operations), then its L lanes
     // into the scalar, instead of 4L scalar steps a row, which cost short rows (N = 256) a third
     // of their time. Only where `at` is one row: under compute_with (rmsnorm_residual's h, the
@@ -126,6 +130,15 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
         q.update().vectorize(w, L);
     }
     s.compute_at(at);
+}
+
+// The CPU output specialized on rows of at least 4 vectors, where the simplifier proves every
+// lane of a statistic's partials valid: the folds (cpu_stat's `fold`) and the statistics' last
+// steps lose their masked loads and stores (vmaskmovps, vpmaskmovd: a fifth of
+// softmax/block_row's time at N = 256 by perf on the AVX2 EPYC, 2026-12-02). Not with a second
+// output computed with `out` (compute_with).
+inline void cpu_rows_specialize(Func out, const Expr &n, const Target &t) {
+    out.specialize(n >= 4 * cpu_lanes(t));
 }
 
 // A row statistic on the CPU as its own parallel loop over rows (in tasks as cpu_rows), each
@@ -173,32 +186,50 @@ inline int out_steps(int V) {
     return std::max(1, unroll_steps(V) / 2);
 }
 
+// A row's elements cut for W threads (or lanes) of V-element vectors: i = k * S + u * WV + t * V
+// + v, with u unrolled. Without a bucket, S = steps * WV (k over the row, a run-time extent);
+// with a bucket B (a multiple of WV), S = B and u runs over all B / (WV) steps, a constant
+// extent, so every loop inside k is unrolled and known (k is 0 for every row of at most B).
+inline void split_row(Func f, const Var &i, const Var &k, const Var &u, const Var &t, const Var &v,
+                      int W, int V, int steps, int bucket) {
+    if (bucket > 0) {
+        f.split(i, k, u, bucket, TailStrategy::GuardWithIf).split(u, u, t, W * V).split(t, t, v, V);
+    } else {
+        f.split(i, k, t, W * V, TailStrategy::GuardWithIf)
+            .split(t, t, v, V)
+            .split(k, k, u, steps, TailStrategy::GuardWithIf);
+    }
+}
+
+// The same cut of a statistic's reduction variable r: ro the bucket (or the run-time steps), ru
+// the unrolled steps, rt the thread (lane), rv the vector.
+inline void split_row_r(Stage s, const RVar &r, const RVar &ro, const RVar &ru, const RVar &rt,
+                        const RVar &rv, int W, int V, int bucket) {
+    if (bucket > 0) {
+        s.split(r, ro, ru, bucket).split(ru, ru, rt, W * V).split(rt, rt, rv, V);
+    } else {
+        s.split(r, ro, rt, W * V).split(rt, rt, rv, V);
+    }
+}
+
 // A row-wise output, one row per block: T threads side by side over the row, each V consecutive
 // elements a step (i = k * TV + t * V + v), the steps in a serial loop unrolled by out_steps(V).
 // Returns the block level.
-inline LoopLevel gpu_block_rows(Func out, const Var &i, const Var &row, int T, int V,
-                                int steps = 0) {
+inline LoopLevel gpu_block_rows(Func out, const Var &i, const Var &row, int T, int V, int steps = 0,
+                                int bucket = 0) {
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
-    out.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
-        .split(it, it, iv, V)
-        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
-        .reorder(iv, iu, ik, it, row)
-        .gpu_blocks(row)
-        .gpu_threads(it)
-        .vectorize(iv)
-        .unroll(iu);
+    split_row(out, i, ik, iu, it, iv, T, V, steps > 0 ? steps : out_steps(V), bucket);
+    out.reorder(iv, iu, ik, it, row).gpu_blocks(row).gpu_threads(it).vectorize(iv).unroll(iu);
     return LoopLevel(out, row);
 }
 
 // A second output with the same loop nest, fused with `out` at the thread level (rmsnorm's h:
 // each thread stores both outputs of the same elements, from one load of x and residual).
 inline void gpu_block_rows_with(Func f, Func out, const Var &i, const Var &row, int T, int V,
-                                int steps = 0) {
+                                int steps = 0, int bucket = 0) {
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
-    f.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
-        .split(it, it, iv, V)
-        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
-        .reorder(iv, iu, ik, it, row)
+    split_row(f, i, ik, iu, it, iv, T, V, steps > 0 ? steps : out_steps(V), bucket);
+    f.reorder(iv, iu, ik, it, row)
         .gpu_blocks(row)
         .gpu_threads(it)
         .vectorize(iv)
@@ -212,21 +243,21 @@ inline void gpu_block_rows_with(Func f, Func out, const Var &i, const Var &row, 
 // lane, by 32 threads (shared). Returns the RVar over which s then reduces the row's 32 (or T)
 // partials.
 inline RVar gpu_block_partials(Func s, const RVar &r, const LoopLevel &block, int T, int V,
-                               int steps = 0) {
+                               int steps = 0, int bucket = 0) {
     const std::string n = s.name();
     RVar ro{n + "_ro"}, ru{n + "_ru"}, rt{n + "_rt"}, rv{n + "_rv"}, rw{n + "_rw"}, rl{n + "_rl"};
     Var v{n + "_v"}, t{n + "_t"}, l{n + "_l"};
-    s.update().split(r, ro, rt, T * V).split(rt, rt, rv, V);
+    split_row_r(s.update(), r, ro, ru, rt, rv, T, V, bucket);
     Func pv = s.update().rfactor({{rt, t}, {rv, v}});
     Func pt = s.update().rfactor(rt, t);
     pt.compute_at(block).gpu_threads(t);
     pt.update().reorder(rv, t).gpu_threads(t).unroll(rv);
     pv.compute_at(pt, t).vectorize(v);
-    pv.update()
-        .split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
-        .reorder(v, ru, ro, t)
-        .vectorize(v)
-        .unroll(ru);
+    if (bucket == 0) {
+        pv.update().split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V),
+                          TailStrategy::GuardWithIf);
+    }
+    pv.update().reorder(v, ru, ro, t).vectorize(v).unroll(ru);
     if (T <= 32) return rt;
     Func pl = s.update().split(rt, rw, rl, 32).rfactor(rl, l);
     pl.compute_at(block).gpu_threads(l);
@@ -247,8 +278,8 @@ inline void gpu_rows_final(Func s, const RVar &last, const LoopLevel &block, con
 
 // A statistic reduced inside one block (gpu_block_partials, then gpu_rows_final).
 inline void gpu_block_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int T,
-                           int V, int steps = 0) {
-    gpu_rows_final(s, gpu_block_partials(s, r, block, T, V, steps), block, row);
+                           int V, int steps = 0, int bucket = 0) {
+    gpu_rows_final(s, gpu_block_partials(s, r, block, T, V, steps, bucket), block, row);
 }
 
 // A statistic as its own kernel, one row per block of T threads, the result in global memory
@@ -286,14 +317,13 @@ inline void gpu_root_2d(Func f, const Var &i, const Var &row, int T, int V,
 // block's T threads (16 bytes a thread a step, coalesced): every later pass of the block reads
 // it there instead of from L1/L2. `xs` is the staged Func: x.in() for an input, or a pointwise
 // stage (rmsnorm's x + residual, rounded).
-inline void gpu_stage_row(Func xs, const LoopLevel &block, int T, int V, int steps = 0) {
+inline void gpu_stage_row(Func xs, const LoopLevel &block, int T, int V, int steps = 0,
+                          int bucket = 0) {
     const std::vector<Var> a = xs.args();
     Var k{"s_k"}, u{"s_u"}, t{"s_t"}, v{"s_v"};
-    xs.compute_at(block)
-        .split(a[0], k, t, T * V, TailStrategy::GuardWithIf)
-        .split(t, t, v, V)
-        .split(k, k, u, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
-        .reorder(v, u, k, t, a[1])
+    xs.compute_at(block);
+    split_row(xs, a[0], k, u, t, v, T, V, steps > 0 ? steps : unroll_steps(V), bucket);
+    xs.reorder(v, u, k, t, a[1])
         .gpu_threads(t)
         .vectorize(v)
         .unroll(u)
@@ -303,15 +333,13 @@ inline void gpu_stage_row(Func xs, const LoopLevel &block, int T, int V, int ste
 // A row-wise output with R rows per block, one warp per row: the 32 lanes side by side over the
 // row, V consecutive elements a step, unrolled by out_steps(V); lanes are thread x, the
 // block's rows thread y. Returns the warp's level (one row).
-inline LoopLevel gpu_warp_rows(Func out, const Var &i, const Var &row, int R, int V,
-                               int steps = 0) {
+inline LoopLevel gpu_warp_rows(Func out, const Var &i, const Var &row, int R, int V, int steps = 0,
+                               int bucket = 0) {
     Var rb{row.name() + "_b"}, rw{row.name() + "_w"};
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, il{i.name() + "_l"}, iv{i.name() + "_v"};
-    out.split(row, rb, rw, R, TailStrategy::GuardWithIf)
-        .split(i, ik, il, 32 * V, TailStrategy::GuardWithIf)
-        .split(il, il, iv, V)
-        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
-        .reorder(iv, iu, ik, il, rw, rb)
+    out.split(row, rb, rw, R, TailStrategy::GuardWithIf);
+    split_row(out, i, ik, iu, il, iv, 32, V, steps > 0 ? steps : out_steps(V), bucket);
+    out.reorder(iv, iu, ik, il, rw, rb)
         .gpu_blocks(rb)
         .gpu_threads(rw)
         .gpu_lanes(il)
@@ -330,14 +358,12 @@ inline LoopLevel gpu_warp_rows_lane(Func out, const Var &i) {
 
 // The second output of gpu_warp_rows, fused with the first at the innermost unrolled level.
 inline void gpu_warp_rows_with(Func f, Func out, const Var &i, const Var &row, int R, int V,
-                               int steps = 0) {
+                               int steps = 0, int bucket = 0) {
     Var rb{row.name() + "_b"}, rw{row.name() + "_w"};
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, il{i.name() + "_l"}, iv{i.name() + "_v"};
-    f.split(row, rb, rw, R, TailStrategy::GuardWithIf)
-        .split(i, ik, il, 32 * V, TailStrategy::GuardWithIf)
-        .split(il, il, iv, V)
-        .split(ik, ik, iu, steps > 0 ? steps : out_steps(V), TailStrategy::GuardWithIf)
-        .reorder(iv, iu, ik, il, rw, rb)
+    f.split(row, rb, rw, R, TailStrategy::GuardWithIf);
+    split_row(f, i, ik, iu, il, iv, 32, V, steps > 0 ? steps : out_steps(V), bucket);
+    f.reorder(iv, iu, ik, il, rw, rb)
         .gpu_blocks(rb)
         .gpu_threads(rw)
         .gpu_lanes(il)
@@ -350,11 +376,11 @@ inline void gpu_warp_rows_with(Func f, Func out, const Var &i, const Var &row, i
 // accumulators in registers (unroll_steps(V) loads in flight) and its partial pu(u) in `partials`
 // memory. Returns the RVar over which s then reduces the 32 partials.
 inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const Var &row, int V,
-                              bool lanes_in_registers, int steps = 0) {
+                              bool lanes_in_registers, int steps = 0, int bucket = 0) {
     const std::string n = s.name();
     RVar ro{n + "_ro"}, ru{n + "_ru"}, rl{n + "_rl"}, rv{n + "_rv"};
     Var v{n + "_v"}, u{n + "_u"};
-    s.update().split(r, ro, rl, 32 * V).split(rl, rl, rv, V);
+    split_row_r(s.update(), r, ro, ru, rl, rv, 32, V, bucket);
     Func pv = s.update().rfactor({{rl, u}, {rv, v}});
     Func pu = s.update().rfactor(rl, u);
     if (lanes_in_registers) {
@@ -367,11 +393,11 @@ inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const 
         pu.update().reorder(rv, u, row).gpu_threads(u, row).unroll(rv);
     }
     pv.compute_at(pu, u).vectorize(v);
-    pv.update()
-        .split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
-        .reorder(v, ru, ro, u)
-        .vectorize(v)
-        .unroll(ru);
+    if (bucket == 0) {
+        pv.update().split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V),
+                          TailStrategy::GuardWithIf);
+    }
+    pv.update().reorder(v, ru, ro, u).vectorize(v).unroll(ru);
     return rl;
 }
 
@@ -379,8 +405,8 @@ inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const 
 // thread a row (gpu_rows_final), at `block` (gpu_warp_rows_block). Any number of stages may read
 // it (softmax's max is read by the sum's pass and by the output).
 inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int V,
-                          int steps = 0) {
-    gpu_rows_final(s, gpu_warp_partials(s, r, block, row, V, false, steps), block, row);
+                          int steps = 0, int bucket = 0) {
+    gpu_rows_final(s, gpu_warp_partials(s, r, block, row, V, false, steps, bucket), block, row);
 }
 
 // A statistic reduced by one warp a row through warp shuffles (HALIDE-CUDA-NOTES.md's one-warp
@@ -390,8 +416,8 @@ inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const V
 // max) would need a second copy inside that pass's lane loop, and a copy of an rfactored Func
 // (clone_in) still refers to the original in Halide 21.
 inline void gpu_warp_stat_shfl(Func s, const RVar &r, const LoopLevel &warp, const LoopLevel &lane,
-                               const Var &row, int V, int steps = 0) {
-    gpu_warp_partials(s, r, warp, row, V, true, steps);
+                               const Var &row, int V, int steps = 0, int bucket = 0) {
+    gpu_warp_partials(s, r, warp, row, V, true, steps, bucket);
     s.compute_at(lane);
 }
 

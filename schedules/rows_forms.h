@@ -8,6 +8,10 @@
 //   warp   one row a warp, R rows a block (gpu_warp_rows; the last statistic by shuffles)
 //   staged (either form) the row read from DRAM once, into shared memory in its storage type
 //          (16 bytes a thread a step); the statistics and the output read it there
+//   bucket (either form) the row cut by a constant B (rows_common.h: split_row), so that every
+//          loop of a row of at most B elements has a constant extent, as Triton's kernels have
+//          per power-of-two block; a candidate for issue 30's row-length buckets, searched by
+//          gpu/bucket_search.sh, not yet timed and not used by any strategy
 //
 // Each form is specialized on its row length: where every thread of the row (block) or lane
 // (warp) has a whole vector (N >= T V, or 32 V), Halide's simplifier drops the tail guards of the
@@ -42,11 +46,13 @@ struct Form {
     int steps = 0;        // vectors a thread unrolls in the statistics' passes (0: rows_common's)
     int out_steps = 0;    // ... in the output's pass (0: rows_common's)
     bool staged = false;  // the row in shared memory
+    int bucket = 0;       // rows cut by a constant B (rows_common.h: split_row), 0: by steps
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
         s += "_u" + std::to_string(steps) + "_o" + std::to_string(out_steps);
         if (staged) s += "_staged";
+        if (bucket > 0) s += "_b" + std::to_string(bucket);
         return s;
     }
 };
@@ -57,14 +63,12 @@ constexpr int kStagedBytes = 40960;
 
 // The staged rows of a block (warp form) at `block`: the 32 lanes side by side over each row, the
 // rows in thread y, 16 bytes a lane a step.
-inline void gpu_stage_rows(Func xs, const LoopLevel &block, int V, int steps) {
+inline void gpu_stage_rows(Func xs, const LoopLevel &block, int V, int steps, int bucket = 0) {
     const std::vector<Var> a = xs.args();
     Var k{"s_k"}, u{"s_u"}, l{"s_l"}, v{"s_v"};
-    xs.compute_at(block)
-        .split(a[0], k, l, 32 * V, TailStrategy::GuardWithIf)
-        .split(l, l, v, V)
-        .split(k, k, u, steps > 0 ? steps : unroll_steps(V), TailStrategy::GuardWithIf)
-        .reorder(v, u, k, l, a[1])
+    xs.compute_at(block);
+    split_row(xs, a[0], k, u, l, v, 32, V, steps > 0 ? steps : unroll_steps(V), bucket);
+    xs.reorder(v, u, k, l, a[1])
         .gpu_threads(l, a[1])
         .vectorize(v)
         .unroll(u)
@@ -75,31 +79,34 @@ inline void gpu_stage_rows(Func xs, const LoopLevel &block, int V, int steps) {
 template <typename G>
 void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     const int V = vec_elems(f.type);
-    const int U = form.steps, UO = form.out_steps;
+    const int U = form.steps, UO = form.out_steps, B = form.bucket;
     // A staged form holds only rows that fit in shared memory; longer ones are refused (below).
     const int rows = form.kind == Form::Block ? 1 : form.rows;
     const Expr fits =
         form.staged ? f.n * f.type.bytes() * rows <= kStagedBytes : Internal::const_true();
     if (form.kind == Form::Block) {
         const int T = form.threads;
-        const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO);
-        if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO);
-        if (form.staged) gpu_stage_row(f.source, block, T, V, U);
-        for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U);
+        const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO, B);
+        if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO, B);
+        if (form.staged) gpu_stage_row(f.source, block, T, V, U, B);
+        for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
+        // A bucket: rows of at most B, where every cut of the row is a constant (split_row).
+        if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
         f.out.specialize(fits && f.n >= T * V && f.aligned);
     } else {
         const int R = form.rows;
-        const LoopLevel warp = gpu_warp_rows(f.out, f.i, f.row, R, V, UO);
+        const LoopLevel warp = gpu_warp_rows(f.out, f.i, f.row, R, V, UO, B);
         const LoopLevel block = gpu_warp_rows_block(f.out, f.row);
         const LoopLevel lane = gpu_warp_rows_lane(f.out, f.i);
-        if (f.second.defined()) gpu_warp_rows_with(f.second, f.out, f.i, f.row, R, V, UO);
-        if (form.staged) gpu_stage_rows(f.source, block, V, U);
+        if (f.second.defined()) gpu_warp_rows_with(f.second, f.out, f.i, f.row, R, V, UO, B);
+        if (form.staged) gpu_stage_rows(f.source, block, V, U, B);
         // Every statistic but the last through shared memory (later passes read it); the last,
         // read by the output alone, by shuffles.
         for (size_t k = 0; k + 1 < f.stats.size(); k++) {
-            gpu_warp_stat(f.stats[k], f.r, block, f.row, V, U);
+            gpu_warp_stat(f.stats[k], f.r, block, f.row, V, U, B);
         }
-        gpu_warp_stat_shfl(f.stats.back(), f.r, warp, lane, f.row, V, U);
+        gpu_warp_stat_shfl(f.stats.back(), f.r, warp, lane, f.row, V, U, B);
+        if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
         f.out.specialize(fits && f.n >= 32 * V && f.aligned);
     }
     f.out.specialize(fits && f.aligned);

@@ -1,7 +1,7 @@
-// Checks generators/math.h's CPU tanh and sigmoid against double precision over every 16th
-// float bit pattern (2^28 values: every sign and exponent, most mantissas), JIT-compiled and
-// vectorized for this machine's CPU and for the AVX2 fallback target, and that no finite input
-// gives inf or NaN. Not part of the build:
+// Checks generators/math.h's CPU tanh, sigmoid and softmax's exponential against double precision
+// over every 16th float bit pattern (2^28 values: every sign and exponent, most mantissas),
+// JIT-compiled and vectorized for this machine's CPU and for the AVX2 fallback target, and that no
+// finite input gives inf or NaN. Not part of the build:
 //   g++ -std=c++17 -O2 -Wall -Wextra -isystem .venv/halide/include tools/math_check.cpp
 //       -L.venv/halide/lib64 -lHalide -Wl,-rpath,$PWD/.venv/halide/lib64 -pthread -ldl
 //       -o /tmp/math_check && /tmp/math_check
@@ -77,7 +77,13 @@ int main() try {
         const Stats sg = run(
             "sigmoid", t, [&](Expr v) { return fuselab::sigmoid(v, t); },
             [](double v) { return 1.0 / (1.0 + std::exp(-v)); });
+        // softmax's exponential over d = -|v| (its argument is never above 0), 0 below -87 as
+        // declared
+        const Stats ex = run(
+            "exp<=0", t, [](Expr v) { return fuselab::exp_nonpositive_cpu(-Halide::abs(v)); },
+            [](double v) { return -std::fabs(v) < -87 ? 0.0 : std::exp(-std::fabs(v)); });
         ok &= th.bad == 0 && sg.bad == 0 && th.worst_rel < 1e-6 && sg.worst_rel < 1e-6;
+        ok &= ex.bad == 0 && ex.worst_rel < 1e-6;
     }
     std::printf("%s\n", ok ? "ok" : "FAILED");
     return ok ? 0 : 1;

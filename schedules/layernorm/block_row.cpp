@@ -6,6 +6,10 @@
 // once, then from L1/L2. w and b are read by every block (from L2). No intermediate in global
 // memory; 58 to 73 registers, no spills. Bets on N = 1024 to 16384. CPU: rows in parallel tasks,
 // the two statistics computed at the row (the row stays in L1/L2), vectorized.
+// Since 2026-12-02 (s14) the CPU statistics keep their 4 vectors of partials in registers and
+// rows of at least 4 vectors run without masked operations (rows_common.h: cpu_stat,
+// cpu_rows_specialize): 1.1-1.8x the earlier form on a 2-core AVX2 EPYC
+// (results/runs/2026-12-02-cpu-s14/ab_rows.txt).
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
 // correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
 // predates it, and the change is not timed yet.
@@ -35,6 +39,7 @@ FUSELAB_SCHEDULE(Layernorm, block_row) {
         const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target);
         rows::cpu_stat(g.sum, g.r.x, row, target, true);
         rows::cpu_stat(g.sumsq, g.r.x, row, target, true);
+        rows::cpu_rows_specialize(g.out, g.x.dim(0).extent(), target);
     }
 }
 
