@@ -10,12 +10,16 @@
 //                      [--elements 67108864] [--only CANDIDATE,...] [--strategies a,b]
 //                      [--no-grid] [--shard K/P] [--lock FILE] [--once]
 //                      [--cases op:dtype:n:candidate,...] [--target host]
+//                      [--forms FORM,...] [--half bits|native]
 //
 // --dry compiles every candidate and runs nothing (no GPU needed). --shard K/P takes every P-th
 // (pipeline, dtype) from the K-th, so that P processes compile at once; --lock FILE serializes
 // their GPU timing (flock). --once runs each candidate once per N, unchecked and untimed (for
-// Nsight Compute); --cases runs just those (pipeline, dtype, N, candidate). Built on demand: cmake
-// --build build --target fuselab_row_search. How the GPU machine runs it: gpu/row_search.sh.
+// Nsight Compute); --forms adds forms by name (rows_forms.h: Form::name, e.g.
+// warp_r4_u2_o1_b1024, a bucket of 1024); --half native converts float16 by the hardware's
+// cvt instead of its bits (storage.h: HalfRoute); --cases runs just those (pipeline, dtype, N,
+// candidate). Built on demand: cmake --build build --target fuselab_row_search. How the GPU
+// machine runs it: gpu/row_search.sh, and for the row-length buckets gpu/bucket_search.sh.
 // --target host runs the shipped strategies' CPU forms through the same harness (the grid's
 // forms are CUDA only), which checks the harness itself where there is no GPU.
 #include <fcntl.h>
@@ -30,6 +34,7 @@
 #include <functional>
 #include <map>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -99,6 +104,38 @@ std::vector<Candidate> grid() {
     add(Form::Block, 256, 4, 2, true);
     add(Form::Warp, 4, 2, 1, true);
     return out;
+}
+
+// A form from its name (Form::name): block_t<T>_u<U>_o<UO> or warp_r<R>_u<U>_o<UO>, then
+// optionally _staged and _b<B>. Throws on anything else.
+Candidate parse_form(const std::string &name) {
+    Form f;
+    const std::vector<std::string> parts = split(name, '_');
+    if (parts.size() < 4 || (parts[0] != "block" && parts[0] != "warp")) {
+        throw std::runtime_error("not a form name: " + name);
+    }
+    f.kind = parts[0] == "block" ? Form::Block : Form::Warp;
+    for (size_t k = 1; k < parts.size(); k++) {
+        const std::string &p = parts[k];
+        const int v = std::atoi(p.c_str() + 1);
+        if (p == "staged")
+            f.staged = true;
+        else if (p[0] == 't')
+            f.threads = v;
+        else if (p[0] == 'r')
+            f.rows = v;
+        else if (p[0] == 'u')
+            f.steps = v;
+        else if (p[0] == 'o')
+            f.out_steps = v;
+        else if (p[0] == 'b')
+            f.bucket = v;
+        else
+            throw std::runtime_error("not a form name: " + name);
+    }
+    if (f.name() != name)
+        throw std::runtime_error("not a form name: " + name + " (" + f.name() + ")");
+    return {name, "search", f, 1 << 30};
 }
 
 // ---- data and references -------------------------------------------------------------------
@@ -393,6 +430,9 @@ int main(int argc, char **argv) {
     } catch (const Halide::Error &e) {
         std::fprintf(stderr, "row_search: %s\n", e.what());
         return 1;
+    } catch (const std::exception &e) {
+        std::fprintf(stderr, "row_search: %s\n", e.what());
+        return 2;
     }
 }
 
@@ -401,7 +441,7 @@ int search(int argc, char **argv) {
     std::vector<std::string> dtypes{"float32", "bfloat16", "float16"};
     std::vector<int> ns{256, 1024, 4096, 16384, 65536, 262144};
     std::vector<std::string> strategies{"block_row", "warp_row", "block_row_wide"};
-    std::vector<std::string> only;
+    std::vector<std::string> only, forms;
     long long elements = 1 << 26;
     bool dry = false, use_grid = true, once = false;
     int shard = 0, shards = 1;
@@ -430,6 +470,11 @@ int search(int argc, char **argv) {
             strategies = split(next());
         else if (arg == "--only")
             only = split(next());
+        else if (arg == "--forms")
+            forms = split(next());
+        else if (arg == "--half")
+            fuselab::gpu_half_route =
+                next() == "native" ? fuselab::HalfRoute::Native : fuselab::HalfRoute::Bits;
         else if (arg == "--elements")
             elements = std::atoll(next().c_str());
         else if (arg == "--lock")
@@ -457,6 +502,7 @@ int search(int argc, char **argv) {
     if (use_grid) {
         for (const auto &c : grid()) cands.push_back(c);
     }
+    for (const auto &f : forms) cands.push_back(parse_form(f));
     if (!only.empty()) {
         std::vector<Candidate> keep;
         for (const auto &c : cands) {
