@@ -20,7 +20,8 @@ namespace {
 class ChooseTest : public testing::Test {
 protected:
     void SetUp() override {
-        path_ = testing::TempDir() + "fuselab_choose_" + std::to_string(std::random_device{}()) + ".json";
+        path_ = testing::TempDir() + "fuselab_choose_" + std::to_string(std::random_device{}()) +
+                ".json";
         setenv("FUSELAB_TUNING_FILE", path_.c_str(), 1);
         unsetenv("FUSELAB_TUNE");
     }
@@ -60,7 +61,8 @@ TEST_F(ChooseTest, TunedRecordIsReusedWithoutTiming) {
     EXPECT_EQ(tuned.source, "tuned now");
     std::ifstream in(path_);
     std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_NE(text.find(std::string("\"winner\": \"") + tuned.variant->schedule), std::string::npos) << text;
+    EXPECT_NE(text.find(std::string("\"winner\": \"") + tuned.variant->schedule), std::string::npos)
+        << text;
     // Same shapes, new buffers: the record decides (FUSELAB_TUNE would not time again either).
     Buffers b2 = make_buffers(w, size, 13);
     setenv("FUSELAB_TUNE", "1", 1);
@@ -93,7 +95,8 @@ TEST_F(ChooseTest, UnknownPipelineAndBadArgumentsNameThePipeline) {
         choose("no_such_pipeline", bind(b), opt);
         FAIL() << "no error";
     } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("unknown pipeline 'no_such_pipeline'"), std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("unknown pipeline 'no_such_pipeline'"),
+                  std::string::npos);
     }
     Bindings args = bind(b);
     args.erase("b");
@@ -101,7 +104,8 @@ TEST_F(ChooseTest, UnknownPipelineAndBadArgumentsNameThePipeline) {
         choose("add_relu", args, opt);
         FAIL() << "no error";
     } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("add_relu (every strategy): "), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("add_relu (every strategy): "), std::string::npos)
+            << e.what();
         EXPECT_NE(std::string(e.what()).find("missing input 'b'"), std::string::npos) << e.what();
     }
 }
@@ -114,8 +118,11 @@ TEST_F(ChooseTest, TypeMismatchNamesTheArgumentThatDisagrees) {
     Halide::Runtime::Buffer<float> w(64);
     for (auto *b : {&x, &residual}) b->fill(0x3f80);  // 1.0 in bfloat16
     w.fill(1.0f);
-    Bindings args = {{"x", x.raw_buffer()}, {"residual", residual.raw_buffer()}, {"w", w.raw_buffer()},
-                     {"out", out.raw_buffer()}, {"h", h.raw_buffer()}};
+    Bindings args = {{"x", x.raw_buffer()},
+                     {"residual", residual.raw_buffer()},
+                     {"w", w.raw_buffer()},
+                     {"out", out.raw_buffer()},
+                     {"h", h.raw_buffer()}};
     ChooseOptions opt;
     opt.target = "cpu";
     try {
@@ -127,6 +134,26 @@ TEST_F(ChooseTest, TypeMismatchNamesTheArgumentThatDisagrees) {
 }
 
 // The fit recovers a launch cost and a bandwidth it was given, and its leave-one-out pick.
+// A strategy that the device's fit never measured ranks below every measured one (issue 29),
+// where the model decides: at N = 67, 64 times under add_relu's nearest measured shape. The fit
+// in the tuning file makes the never-measured strategies look 50 times faster than the measured
+// `fused` by the pipeline's typical efficiency; measured first, fused is chosen all the same.
+TEST_F(ChooseTest, ModelRanksNeverMeasuredStrategiesLast) {
+    std::ofstream(path_) << "{\"fuselab_tuning\": 1, \"records\": [], \"models\": {\""
+                         << device_name("cpu")
+                         << "\": {\"launch_us\": 0, \"gbps\": 40, \"efficiency\": "
+                            "{\"add_relu/fused\": 50.0, \"add_relu/*\": 1.0, \"*\": 1.0}}}}";
+    const Workload &w = find_workload("add_relu");
+    const Size size = {67};
+    Buffers b = make_buffers(w, size, 14);
+    ChooseOptions opt;
+    opt.target = "cpu";
+    const Choice c = choose("add_relu", bind(b), opt);
+    ASSERT_NE(c.variant, nullptr);
+    EXPECT_EQ(c.source, "model") << c.reason;
+    EXPECT_EQ(std::string(c.variant->schedule), "fused") << c.reason;
+}
+
 TEST(CostModel, FitAndLeaveOneOut) {
     std::vector<Measured> rows;
     for (int e = 10; e <= 26; e += 4) {
@@ -166,9 +193,11 @@ TEST(Measured, NearestShapesDecideAndFarOnesDoNot) {
         s.us = {{"warp_row", warp}, {"block_row", block}, {"retired", 0.001}};
         return s;
     };
-    p.shapes = {shape(256, 10, 30), shape(1024, 20, 25), shape(4096, 60, 40), shape(16384, 200, 150)};
+    p.shapes = {shape(256, 10, 30), shape(1024, 20, 25), shape(4096, 60, 40),
+                shape(16384, 200, 150)};
     const std::vector<std::string> names = {"warp_row", "block_row"};  // "retired" is not built
-    auto pick = [&](double n, double m, const std::string &dtype = "float32", const std::string &skip = "") {
+    auto pick = [&](double n, double m, const std::string &dtype = "float32",
+                    const std::string &skip = "") {
         const auto c = pick_measured(p, "cuda", dtype, {n, m}, names, skip);
         return c ? c->schedule : std::string("none");
     };
@@ -202,7 +231,8 @@ TEST(Measured, TableFromRowsAndLeaveOneOut) {
     for (int n : {256, 512, 1024, 2048, 4096, 8192}) {
         for (const char *schedule : {"warp_row", "block_row"}) {
             Measured m;
-            m.workload = "softmax", m.size = std::to_string(n) + "x" + std::to_string((1 << 20) / n);
+            m.workload = "softmax",
+            m.size = std::to_string(n) + "x" + std::to_string((1 << 20) / n);
             m.schedule = schedule, m.target = "cuda";
             const bool warp = std::string(schedule) == "warp_row";
             // warp_row wins up to 1024, block_row from 2048
@@ -237,7 +267,8 @@ TEST(CostModel, NeverMeasuredRanksLast) {
         for (const char *schedule : {"fused", "unfused"}) {
             Measured m;
             m.workload = "p", m.size = std::to_string(1 << e), m.schedule = schedule;
-            m.sample = {"p", schedule, 1, 8.0 * (1 << e), std::string(schedule) == "fused" ? 10.0 : 20.0};
+            m.sample = {"p", schedule, 1, 8.0 * (1 << e),
+                        std::string(schedule) == "fused" ? 10.0 : 20.0};
             rows.push_back(m);
         }
     }
