@@ -40,9 +40,9 @@ inline Halide::Expr exp_cpu(const Halide::Expr &v) {
 // exp_parts, and p = 1 + r q(r) a degree-5 polynomial (exactly 1 at r = 0, where each row's
 // largest element is) fitted to e^r on [-ln 2 / 2, ln 2 / 2] for the least largest relative
 // error (Lawson's iteration; 9.2e-8, 1.7e-7 evaluated in float32, against the bound of 2e-5
-// that softmax's outputs have: suite/rows.cpp). 16 vector operations
-// against exp_cpu's 20 with the select and its clamp to [-87, 88], which d <= 0 makes half
-// redundant; tools/math_check.cpp checks it over every 16th float at or below 0.
+// that softmax's outputs have: suite/rows.cpp): two fewer multiply-adds than exp_cpu's Taylor
+// series, and no clamp above, which d <= 0 makes redundant; tools/math_check.cpp checks it over
+// every 16th float at or below 0.
 inline Halide::Expr exp_nonpositive_cpu(const Halide::Expr &d) {
     using Halide::Expr;
     const Expr v = Halide::max(d, -87.0f);

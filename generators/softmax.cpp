@@ -39,7 +39,7 @@ void Softmax::generate() {
         mx(row) = Tuple(max(mx(row)[0], xf(r, row)), max(mx(row)[1], magnitude(x(r, row))));
         mxf(row) = mx(row)[0];
         const Expr mxbits = reinterpret<uint32_t>(mxf(row)) & cast<uint32_t>(0x7fffffff);
-        bad(row) = mx(row)[1] > magnitude_inf(t) || mxbits == cast<uint32_t>(0x7f800000);
+        bad(row) = mx(row)[1] > order_key_pos_inf(t) || mxbits == cast<uint32_t>(0x7f800000);
     }
     // CUDA: the hardware exponential (math.h: exp_for, ex2.approx of d log2(e), as Triton's exp;
     // Halide's exp is a 25-instruction polynomial there, which would make the 16-bit rows

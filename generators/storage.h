@@ -157,15 +157,12 @@ inline Halide::Expr order_key(const Halide::Expr &stored) {
 }
 
 // The magnitude of a stored value, its bits less the sign, as an int32: above
-// magnitude_inf(t) exactly for a NaN, equal to it for an inf.
+// order_key_pos_inf(t) exactly for a NaN, equal to it for an inf.
 inline Halide::Expr magnitude(const Halide::Expr &stored) {
     using namespace Halide;
     const int bits = stored.type().bits(), lanes = stored.type().lanes();
     const Expr u = cast(Int(32, lanes), reinterpret(UInt(bits, lanes), stored));
     return u & cast(Int(32, lanes), bits == 32 ? 0x7fffffff : 0x7fff);
-}
-inline int magnitude_inf(const Halide::Type &t) {
-    return t == Halide::Float(32) ? 0x7f800000 : t == Halide::Float(16) ? 0x7c00 : 0x7f80;
 }
 
 // The key of +inf and of -inf of storage type `t`.

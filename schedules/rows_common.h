@@ -115,7 +115,8 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
     p.reorder_storage(order).compute_at(at).vectorize(v, L);
     // The 4 vectors unrolled: constant indices, so that they live in registers. A loop over
     // them kept each in the stack frame, a load and a store a vector (perf on the AVX2 EPYC,
-    // 2026-12-02: the max pass of softmax/block_row was a quarter of its time).
+    // 2026-12-02: 7% of softmax/block_row's samples on those loads and stores alone;
+    // results/runs/2026-12-02-cpu-s14/perf_before.txt).
     Var vv{s.name() + "_vv"};
     p.update().split(v, vo, vv, L).vectorize(vv).unroll(vo);
     // fold: the 4 vectors summed lane by lane into one (q, 3 vector operations), then its L lanes
@@ -134,9 +135,9 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
 
 // The CPU output specialized on rows of at least 4 vectors, where the simplifier proves every
 // lane of a statistic's partials valid: the folds (cpu_stat's `fold`) and the statistics' last
-// steps lose their masked loads and stores (vmaskmovps, vpmaskmovd: a fifth of
-// softmax/block_row's time at N = 256 by perf on the AVX2 EPYC, 2026-12-02). Not with a second
-// output computed with `out` (compute_with).
+// steps lose their masked loads and stores (vmaskmovps, vpmaskmovd: 13% of softmax/block_row's
+// samples at N = 256 by perf on the AVX2 EPYC, 2026-12-02, results/runs/2026-12-02-cpu-s14). Not
+// with a second output computed with `out` (compute_with).
 inline void cpu_rows_specialize(Func out, const Expr &n, const Target &t) {
     out.specialize(n >= 4 * cpu_lanes(t));
 }
