@@ -7,8 +7,10 @@ void Layernorm::generate() {
     const Target tg = get_target();
     const Expr n = x.dim(0).extent();
     r = RDom(0, n, "r");
+    // float16 on CUDA: the hardware's conversions on rows of whole aligned vectors (storage.h).
+    const Expr aligned = rows_aligned(16 / x.type().bytes(), x, out);
 
-    xf(i, row) = widen(x(i, row), tg);
+    xf(i, row) = widen(x(i, row), tg, aligned);
     shift(row) = xf(0, row);
     sum(row) = 0.0f;
     sum(row) += strict_float(xf(r, row) - shift(row));
@@ -19,7 +21,8 @@ void Layernorm::generate() {
     sumsq(row) += xc(r, row) * xc(r, row);
     rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-5f);
     out(i, row) =
-        narrow(xc(i, row) * rstd(row) * widen(w(i), tg) + widen(b(i), tg), out.type(), tg);
+        narrow(xc(i, row) * rstd(row) * widen(w(i), tg, aligned) + widen(b(i), tg, aligned),
+               out.type(), tg, aligned);
 
     // Every buffer starts at 0; out has x's extents, w and b have N elements (a wrong extent is
     // refused, not read past).

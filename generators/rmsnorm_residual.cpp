@@ -7,14 +7,18 @@ void RmsnormResidual::generate() {
     const Target tg = get_target();
     const Expr n = x.dim(0).extent();
     r = RDom(0, n, "r");
+    // float16 on CUDA: the hardware's conversions on rows of whole aligned vectors (storage.h).
+    const Expr aligned = rows_aligned(16 / x.type().bytes(), x, residual, out, h);
 
-    hs(i, row) = narrow(widen(x(i, row), tg) + widen(residual(i, row), tg), h.type(), tg);
-    hf(i, row) = widen(hs(i, row), tg);
+    hs(i, row) = narrow(widen(x(i, row), tg, aligned) + widen(residual(i, row), tg, aligned),
+                        h.type(), tg, aligned);
+    hf(i, row) = widen(hs(i, row), tg, aligned);
     sumsq(row) = 0.0f;
     sumsq(row) += hf(r, row) * hf(r, row);
     rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);
     h(i, row) = hs(i, row);
-    out(i, row) = narrow(hf(i, row) * rstd(row) * widen(w(i), tg), out.type(), tg);
+    out(i, row) =
+        narrow(hf(i, row) * rstd(row) * widen(w(i), tg, aligned), out.type(), tg, aligned);
 
     // Every buffer starts at 0; residual, out and h have x's extents, w has N elements (a wrong
     // extent is refused, not read past).

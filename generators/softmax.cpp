@@ -13,8 +13,10 @@ void Softmax::generate() {
     const Type t = x.type();
     const Expr n = x.dim(0).extent();
     r = RDom(0, n, "r");
+    // float16 on CUDA: the hardware's conversions on rows of whole aligned vectors (storage.h).
+    const Expr aligned = rows_aligned(16 / t.bytes(), x, out);
 
-    xf(i, row) = widen(x(i, row), tg);
+    xf(i, row) = widen(x(i, row), tg, aligned);
     // The maximum first, so that exp never overflows (x = 1e4 everywhere gives 1/N each).
     // torch's answer is NaN for the whole row where the row holds a NaN, or a +inf (inf - inf),
     // or is -inf everywhere (-inf - -inf); every other row's x - mx lies in [-inf, 0].
@@ -56,7 +58,7 @@ void Softmax::generate() {
     sum(row) = 0.0f;
     sum(row) += ex(r, row);
     inv(row) = 1.0f / sum(row);
-    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg);
+    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned);
 
     // Every buffer starts at 0; out has x's extents.
     x.dim(0).set_min(0);

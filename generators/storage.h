@@ -3,13 +3,18 @@
 // the float32 the math is done in. Each output is rounded to its storage type once, at the end.
 //
 //   float32  -> Float(32)
-//   float16  -> Float(16). On CUDA converted through its bits with integer and float32
-//               operations only (half_bits_to_float, float_to_half_bits): on the H200 every CUDA
-//               float16 variant that used Halide 21's native half casts wrote NaN
-//               (results/runs/2026-12-02-h200-s10) while the same schedules on bfloat16's bit
-//               route were right, so there the only half-typed operations left are loads, stores
-//               and bitcasts (right on every shape in -s11). On x86 the native casts (f16c:
-//               vcvtph2ps, vcvtps2ph), right on every CPU test and 2-4x faster than the bits.
+//   float16  -> Float(16). On CUDA, the hardware's conversions (cvt.f32.f16, cvt.rn.f16.f32)
+//               where every row is whole aligned 16-byte vectors (rows_aligned), and the bits
+//               elsewhere, with integer and float32 operations only (half_bits_to_float,
+//               float_to_half_bits). Both routes are in the algorithm, as a select on the rows'
+//               alignment that the strategies' specializations on the same condition fold away.
+//               Why two: on the H200 the hardware route was right at every aligned row length
+//               tried (N = 256 to 16384, tails included) and 1.3 to 2.6x faster, but wrote NaN on
+//               every candidate at N = 4099, where the rows are unaligned and Halide's guarded
+//               vectors become LLVM masked loads of half lanes
+//               (results/runs/2026-12-02-h200-s15/bucket_search; the same NaN as every native
+//               variant of -s10). The bit route is right on every shape (-s11). On x86 the
+//               native casts (f16c: vcvtph2ps, vcvtps2ph), right on every CPU test.
 //   bfloat16 -> UInt(16) holding the bfloat16 bits, the bytes of torch.bfloat16. Halide 21's
 //               BFloat(16) aborts the PTX backend ("Invalid cast!") on any cast or arithmetic.
 #pragma once
@@ -20,14 +25,44 @@
 
 namespace fuselab {
 
-// How CUDA code converts float16: through its bits (the default, above), or by the hardware's
-// conversions (cvt.f32.f16, cvt.rn.f16.f32). tools/row_search.cpp sets Native to check and time
-// it on the GPU; every built variant uses the default.
-enum class HalfRoute { Bits, Native };
-inline HalfRoute gpu_half_route = HalfRoute::Bits;
+// How CUDA code converts float16: by the hardware where the rows are aligned and through its
+// bits elsewhere (Aligned, the default, above), through its bits always (Bits), or by the
+// hardware always (Native: wrong on unaligned rows). tools/row_search.cpp sets the other two to
+// compare them on the GPU; every built variant uses the default.
+enum class HalfRoute { Aligned, Bits, Native };
+inline HalfRoute gpu_half_route = HalfRoute::Aligned;
 
-inline bool half_by_bits(const Halide::Target &target) {
-    return target.has_gpu_feature() && gpu_half_route == HalfRoute::Bits;
+// Every row of these 2-D buffers starts a multiple of `v` elements from the buffer's start and
+// holds whole vectors of `v` (the first buffer's rows' length is a multiple of v): with v = 16 /
+// the element's bytes and 16-byte aligned buffers (rows_common.h: align_buffers), rows of whole
+// 16-byte vectors, none masked. The row strategies specialize on this same expression
+// (rows_common.h: aligned_rows), which is what folds the float16 route's select away. Only
+// strided views whose rows are not a whole number of vectors fail it and not the alignment alone.
+template <typename B0, typename... B>
+Halide::Expr rows_aligned(int v, const B0 &first, const B &...buffers) {
+    Halide::Expr c = first.dim(1).stride() % v == 0;
+    ((c = c && buffers.dim(1).stride() % v == 0), ...);
+    return c && first.dim(0).extent() % v == 0;
+}
+
+// Where a float16 conversion on `target` takes the hardware's route: true on the CPU, `aligned`
+// (rows_aligned) on CUDA under the default route.
+inline Halide::Expr half_by_hardware(const Halide::Target &target, const Halide::Expr &aligned) {
+    if (!target.has_gpu_feature() || gpu_half_route == HalfRoute::Native) {
+        return Halide::Internal::const_true();
+    }
+    if (gpu_half_route == HalfRoute::Bits || !aligned.defined()) {
+        return Halide::Internal::const_false();
+    }
+    return aligned;
+}
+
+// `hw` where it is a constant, else select(hw, hw_value, bits_value).
+inline Halide::Expr half_route(const Halide::Expr &hw, const Halide::Expr &by_hw,
+                               const Halide::Expr &by_bits) {
+    if (Halide::Internal::is_const_one(hw)) return by_hw;
+    if (Halide::Internal::is_const_zero(hw)) return by_bits;
+    return Halide::select(hw, by_hw, by_bits);
 }
 
 // The Halide type of a buffer of `dtype` ("float32", "bfloat16", "float16").
@@ -80,13 +115,16 @@ inline Halide::Expr float_to_half_bits(const Halide::Expr &f) {
 }
 
 // A stored value as float32 (exact for every type). bfloat16: its 16 bits are the high half of
-// the float32's.
-inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target) {
+// the float32's. float16: by half_by_hardware(target, aligned)'s route.
+inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target,
+                          const Halide::Expr &aligned = Halide::Expr()) {
     using namespace Halide;
     const Type t = v.type().element_of();
     if (t == Float(32)) return v;
-    if (t == Float(16) && !half_by_bits(target)) return cast(Float(32, v.type().lanes()), v);
-    if (t == Float(16)) return half_bits_to_float(reinterpret(UInt(16, v.type().lanes()), v));
+    if (t == Float(16)) {
+        return half_route(half_by_hardware(target, aligned), cast(Float(32, v.type().lanes()), v),
+                          half_bits_to_float(reinterpret(UInt(16, v.type().lanes()), v)));
+    }
     if (t == UInt(16)) {
         return reinterpret(Float(32, v.type().lanes()), cast(UInt(32, v.type().lanes()), v) << 16);
     }
@@ -99,15 +137,19 @@ inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target) {
 // becomes the quiet NaN 0x7fc0, as c10's round_to_nearest_even does (rounding CUDA's NaN,
 // 0x7fffffff, would carry into -0). The NaN test is on the bits: Halide compiles float math with
 // LLVM's no-NaN flags, which entitle LLVM to drop a float NaN test (it dropped one on a float16
-// value), and the PTX and x86 code keep this one (checked in the generated code). float16: its
-// bits on CUDA (float_to_half_bits), the hardware's round to nearest even on x86.
+// value), and the PTX and x86 code keep this one (checked in the generated code). float16: the
+// hardware's round to nearest even (cvt.rn.f16.f32, vcvtps2ph), or on CUDA's unaligned rows its
+// bits (float_to_half_bits): half_by_hardware(target, aligned).
 inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t,
-                           const Halide::Target &target) {
+                           const Halide::Target &target,
+                           const Halide::Expr &aligned = Halide::Expr()) {
     using namespace Halide;
     const int lanes = f.type().lanes();
     if (t == Float(32)) return f;
-    if (t == Float(16) && !half_by_bits(target)) return cast(Float(16, lanes), f);
-    if (t == Float(16)) return reinterpret(Float(16, lanes), float_to_half_bits(f));
+    if (t == Float(16)) {
+        return half_route(half_by_hardware(target, aligned), cast(Float(16, lanes), f),
+                          reinterpret(Float(16, lanes), float_to_half_bits(f)));
+    }
     if (t == UInt(16)) {
         const Type u32 = UInt(32, lanes);
         const Expr bits = reinterpret(u32, f);
@@ -127,9 +169,10 @@ inline Halide::Expr storage_bits(const Halide::Expr &v) {
 // narrow(f, t), or the type's quiet NaN where `nan` holds: the choice is made on the stored bits,
 // which no floating-point assumption of the compiler can fold away.
 inline Halide::Expr narrow_or_nan(const Halide::Expr &f, const Halide::Expr &nan,
-                                  const Halide::Type &t, const Halide::Target &target) {
+                                  const Halide::Type &t, const Halide::Target &target,
+                                  const Halide::Expr &aligned = Halide::Expr()) {
     using namespace Halide;
-    const Expr stored = narrow(f, t, target);
+    const Expr stored = narrow(f, t, target, aligned);
     const Type u = UInt(t.bits(), f.type().lanes());
     const int qnan = t == Float(32) ? 0x7fc00000 : t == Float(16) ? 0x7e00 : 0x7fc0;
     return reinterpret(stored.type(), select(nan, cast(u, qnan), storage_bits(stored)));

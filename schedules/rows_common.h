@@ -38,6 +38,7 @@
 
 #include "Halide.h"
 #include "fuselab/wide_accesses.h"
+#include "storage.h"
 
 namespace fuselab::rows {
 
@@ -55,12 +56,12 @@ void align_buffers(B &...buffers) {
     (buffers.set_host_alignment(16), ...);
 }
 
-// Every row of these 2-D buffers starts a multiple of `v` elements from the buffer's start.
+// Every row of these 2-D buffers starts a multiple of `v` elements from the buffer's start, and
+// the first's rows are a multiple of v long (storage.h: rows_aligned, also the condition of the
+// float16 route in the algorithms).
 template <typename... B>
 Expr aligned_rows(int v, const B &...buffers) {
-    Expr c = Internal::const_true();
-    ((c = c && buffers.dim(1).stride() % v == 0), ...);
-    return c;
+    return rows_aligned(v, buffers...);
 }
 
 // ---------------------------------------------------------------------------------------------

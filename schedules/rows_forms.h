@@ -10,8 +10,8 @@
 //          (16 bytes a thread a step); the statistics and the output read it there
 //   bucket (either form) the row cut by a constant B (rows_common.h: split_row), so that every
 //          loop of a row of at most B elements has a constant extent, as Triton's kernels have
-//          per power-of-two block; a candidate for issue 30's row-length buckets, searched by
-//          gpu/bucket_search.sh, not yet timed and not used by any strategy
+//          per power-of-two block; searched by gpu/bucket_search.sh, and shipped as
+//          block_row_2k and block_row_4k (results/runs/2026-12-02-h200-s15)
 //
 // Each form is specialized on its row length: where every thread of the row (block) or lane
 // (warp) has a whole vector (N >= T V, or 32 V), Halide's simplifier drops the tail guards of the

@@ -51,8 +51,9 @@ Workload rows(const std::string &pipeline) {
     // A row's length decides a row strategy's loop shapes; the row count its waves of blocks
     // (runtime/fuselab/measured.h).
     w.choice_weights = {1.0, 0.5};
-    // No multiple of any tile: one element, a prime, under and over a warp or block's span.
-    w.test_sizes = {{1, 3}, {7, 5}, {1000, 3}, {65537, 2}, {33, 17}};
+    // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
+    // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements).
+    w.test_sizes = {{1, 3}, {7, 5}, {1000, 3}, {2056, 3}, {65537, 2}, {33, 17}};
     w.flops = [](const Size &) { return 0.0; };
     w.size_of = [](const Shapes &in) { return Size{in.at("x")[0], in.at("x")[1]}; };
     return w;

@@ -10,16 +10,18 @@
 //                      [--elements 67108864] [--only CANDIDATE,...] [--strategies a,b]
 //                      [--no-grid] [--shard K/P] [--lock FILE] [--once]
 //                      [--cases op:dtype:n:candidate,...] [--target host]
-//                      [--forms FORM,...] [--half bits|native]
+//                      [--forms FORM,...] [--half aligned|bits|native] [--emit DIR]
 //
 // --dry compiles every candidate and runs nothing (no GPU needed). --shard K/P takes every P-th
 // (pipeline, dtype) from the K-th, so that P processes compile at once; --lock FILE serializes
 // their GPU timing (flock). --once runs each candidate once per N, unchecked and untimed (for
 // Nsight Compute); --forms adds forms by name (rows_forms.h: Form::name, e.g.
-// warp_r4_u2_o1_b1024, a bucket of 1024); --half native converts float16 by the hardware's
-// cvt instead of its bits (storage.h: HalfRoute); --cases runs just those (pipeline, dtype, N,
-// candidate). Built on demand: cmake --build build --target fuselab_row_search. How the GPU
-// machine runs it: gpu/row_search.sh, and for the row-length buckets gpu/bucket_search.sh.
+// warp_r4_u2_o1_b1024, a bucket of 1024); --half bits|native converts float16 through its bits, or
+// by the hardware's cvt, on every row instead of by alignment (storage.h: HalfRoute); --cases runs
+// just those (pipeline, dtype, N, candidate); --emit DIR writes each candidate's lowered statement
+// and assembly (the PTX inside) to DIR/<op>_<dtype>_<candidate>.{stmt,s}, to read the code without
+// a GPU. Built on demand: cmake --build build --target fuselab_row_search. How the GPU machine runs
+// it: gpu/row_search.sh, and for the row-length buckets gpu/bucket_search.sh.
 // --target host runs the shipped strategies' CPU forms through the same harness (the grid's
 // forms are CUDA only), which checks the harness itself where there is no GPU.
 #include <fcntl.h>
@@ -286,6 +288,8 @@ double check(Case &c) {
 
 // ---- compiling and running -----------------------------------------------------------------
 
+std::string g_emit;  // --emit DIR
+
 struct Compiled {
     Callable fn;
     std::vector<std::string> inputs;  // the callable's input buffers, in order
@@ -309,6 +313,11 @@ Compiled compile(const std::string &op, const std::string &dtype, const Candidat
                               ArgumentEstimates{});
             c.inputs.push_back(info.name);
         }
+    }
+    if (!g_emit.empty()) {
+        const std::string base = g_emit + "/" + op + "_" + dtype + "_" + cand.name;
+        p.compile_to_lowered_stmt(base + ".stmt", args, Text, target);
+        p.compile_to_assembly(base + ".s", args, "f", target);
     }
     c.fn = p.compile_to_callable(args, target);
     c.compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -472,11 +481,15 @@ int search(int argc, char **argv) {
             only = split(next());
         else if (arg == "--forms")
             forms = split(next());
-        else if (arg == "--half")
-            fuselab::gpu_half_route =
-                next() == "native" ? fuselab::HalfRoute::Native : fuselab::HalfRoute::Bits;
-        else if (arg == "--elements")
+        else if (arg == "--half") {
+            const std::string h = next();
+            fuselab::gpu_half_route = h == "native" ? fuselab::HalfRoute::Native
+                                      : h == "bits" ? fuselab::HalfRoute::Bits
+                                                    : fuselab::HalfRoute::Aligned;
+        } else if (arg == "--elements")
             elements = std::atoll(next().c_str());
+        else if (arg == "--emit")
+            g_emit = next();
         else if (arg == "--lock")
             lock_path = next();
         else if (arg == "--target")
