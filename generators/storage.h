@@ -9,7 +9,7 @@
 //               float_to_half_bits). Both routes are in the algorithm, as a select on the rows'
 //               alignment that the strategies' specializations on the same condition fold away.
 //               Why two: on the H200 the hardware route was right at every aligned row length
-//               tried (N = 256 to 16384, tails included) and 1.3 to 2.6x faster, but wrote NaN on
+//               tried (N = 256 to 16384, tails included) and 1.0 to 4.2x as fast, but wrote NaN on
 //               every candidate at N = 4099, where the rows are unaligned and Halide's guarded
 //               vectors become LLVM masked loads of half lanes
 //               (results/runs/2026-12-02-h200-s15/bucket_search; the same NaN as every native

@@ -5,12 +5,11 @@
 // (the Halide form of Triton's power-of-two BLOCK_SIZE, which fuselab's run-time N otherwise
 // hides). The sum of h^2 reduced inside the block, then h and out stored together. No intermediate
 // in global memory: the row read from DRAM once, re-read from L1/L2. Longer rows loop over the
-// chunks. Bets on N = 2048 to 4096. Why: the H200 bucket search (tools/row_search.cpp,
-// gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search; copy 4.15 TB/s), TB/s at
-// the minimum bytes, this form at its bucket: float32 N = 3000 3.87 (warp_row 2.76), 4096 (staged)
-// 4.11 (block_row 3.74). Built and timed beside the other strategies and the peers on 2026-12-02
-// (results/runs/2026-12-02-h200-s15/summary.txt), the fastest strategy of most cells at N = 2048 to
-// 8192; not yet in the choice's measured shapes.
+// chunks. Bets on N = 2048 to 4096. Found by the H200 bucket search (gpu/bucket_search.sh;
+// results/runs/2026-12-02-h200-s15/bucket_search). Built and timed beside the other strategies and
+// the peers there (bench/, summary.txt; copy 4.21 TB/s), TB/s at the minimum bytes: float32 N =
+// 2048 3.76 (warp_row 2.91), 3072 3.79, 8192 3.93 (block_row 3.89). Not yet in the choice's
+// measured shapes.
 // targets: cuda
 // summary: one row a block of 256 threads, rows cut into constant 4096-element chunks
 #include "row_funcs.h"
