@@ -23,6 +23,8 @@
 #   // targets: cpu cuda                                  (default: both)
 #   // pipelines: stencil_chain_k2 stencil_chain_k4       (default: every pipeline of its generator)
 #   // dtypes: float32 bfloat16                           (default: every storage type of the pipeline)
+#   // row_limit: 40960 bytes                             (or "1024 elements": it refuses rows, the first
+#                                                          input's dimension 0, longer; default none)
 include_guard(GLOBAL)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
@@ -116,6 +118,7 @@ function(fuselab_pipeline name)
         _fuselab_tag("${file}" targets only_targets)
         _fuselab_tag("${file}" pipelines only_pipelines)
         _fuselab_tag("${file}" dtypes only_dtypes)
+        _fuselab_tag("${file}" row_limit row_limit)
         if (only_pipelines)
             separate_arguments(only_pipelines)
             if (NOT name IN_LIST only_pipelines)
@@ -192,7 +195,7 @@ function(fuselab_pipeline name)
                 set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${lib})
                 # One manifest row: fields joined by '|'.
                 set_property(GLOBAL APPEND PROPERTY fuselab_manifest
-                             "${name}|${schedule}|${target}|${dtype}|fuselab|${lib}|${stmt}|${ptx}|${plugin}|${summary}")
+                             "${name}|${schedule}|${target}|${dtype}|fuselab|${lib}|${stmt}|${ptx}|${plugin}|${row_limit}|${summary}")
             endforeach ()
         endforeach ()
     endforeach ()
@@ -204,7 +207,7 @@ function(fuselab_external_variant pipeline schedule target kind link_target summ
         set_property(GLOBAL APPEND PROPERTY fuselab_libraries ${link_target})
     endif ()
     set_property(GLOBAL APPEND PROPERTY fuselab_manifest
-                 "${pipeline}|${schedule}|${target}|float32|${kind}|${pipeline}__${schedule}__${target}||||${summary}")
+                 "${pipeline}|${schedule}|${target}|float32|${kind}|${pipeline}__${schedule}__${target}|||||${summary}")
 endfunction()
 
 # The registry: TARGET is an INTERFACE library that links TARGET_registry (the generated code and

@@ -423,4 +423,29 @@ inline void gpu_warp_stat_shfl(Func s, const RVar &r, const LoopLevel &warp, con
     s.compute_at(lane);
 }
 
+// The register form (warp_regs strategies): a pointwise row stage f held in lane-striped registers
+// at the warp's level (gpu_warp_rows), the row cut as the output is (32 lanes of V-element
+// vectors, B-element chunks), its storage bounded to B elements, so that rows of at most B (the
+// strategy's row_limit) stay in registers: each lane holds B / 32 of them. Every later stage of
+// the warp reads f there instead of from memory. Returns f's lane level.
+inline LoopLevel gpu_warp_regs(Func f, const Var &i, const LoopLevel &warp, int V, int B) {
+    const std::string n = f.name();
+    const std::vector<Var> a = f.args();
+    Var k{n + "_k"}, u{n + "_u"}, l{n + "_l"}, v{n + "_v"};
+    f.compute_at(warp);
+    split_row(f, i, k, u, l, v, 32, V, 0, B);
+    f.reorder(v, u, k, l, a[1]).gpu_lanes(l).vectorize(v).unroll(u).bound_storage(i, B);
+    return LoopLevel(f, l);
+}
+
+// A statistic of the register form: each lane's partial from its registers (lane-striped at
+// `warp`), then the 32 read by shuffles inside `lane`, the lane loop of the one stage that reads
+// it (an unrolled loop of 32 shfl.sync.idx, so that they are issued back to back).
+inline void gpu_warp_stat_in(Func s, const RVar &r, const LoopLevel &warp, const LoopLevel &lane,
+                             const Var &row, int V, int B) {
+    const RVar last = gpu_warp_partials(s, r, warp, row, V, true, 0, B);
+    s.compute_at(lane);
+    s.update().unroll(last);
+}
+
 }  // namespace fuselab::rows

@@ -120,4 +120,20 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     wide_accesses(g, target);
 }
 
+// The register form's output (warp_regs strategies): one warp a row, R rows a block, the row cut
+// into constant B-element chunks, and specialized on the rows' length where Halide's simplifier
+// then folds the guards: rows of exactly 256, 512 or 1024 elements (none left), and rows of whole
+// 32-lane vectors (one guard a step instead of one an element). Returns the warp's level.
+inline LoopLevel gpu_warp_regs_rows(Func out, Func second, const Var &i, const Var &row, int R,
+                                    int V, int B, const Expr &n, const Expr &aligned) {
+    const LoopLevel warp = gpu_warp_rows(out, i, row, R, V, 0, B);
+    if (second.defined()) gpu_warp_rows_with(second, out, i, row, R, V, 0, B);
+    for (int e : {256, 512, 1024}) {
+        if (e <= B) out.specialize(n == e && aligned);
+    }
+    out.specialize(n % (32 * V) == 0 && aligned);
+    out.specialize(aligned);
+    return warp;
+}
+
 }  // namespace fuselab::rows

@@ -45,15 +45,17 @@ Workload rows(const std::string &pipeline) {
     w.tolerance = 1e-5;
     w.tolerance_in = norm_tolerance;
     // GPU: 2^26 elements a call (256 MB of float32), far past the 60 MB L2; CPU: 2^22.
-    w.cuda_sizes = {{4096, 16384}, {256, 262144}, {1024, 65536}, {16384, 4096}, {65536, 1024},
-                    {262144, 256}};
+    w.cuda_sizes = {{4096, 16384}, {256, 262144}, {1024, 65536},
+                    {16384, 4096}, {65536, 1024}, {262144, 256}};
     w.cpu_sizes = {{4096, 1024}, {256, 16384}, {65536, 64}};
     // A row's length decides a row strategy's loop shapes; the row count its waves of blocks
     // (runtime/fuselab/measured.h).
     w.choice_weights = {1.0, 0.5};
     // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
-    // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements).
-    w.test_sizes = {{1, 3}, {7, 5}, {1000, 3}, {2056, 3}, {65537, 2}, {33, 17}};
+    // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
+    // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,
+    // 384 for float32), each of a row count no block of rows divides.
+    w.test_sizes = {{1, 3}, {7, 5}, {1000, 3}, {2056, 3}, {65537, 2}, {33, 17}, {256, 5}, {384, 3}};
     w.flops = [](const Size &) { return 0.0; };
     w.size_of = [](const Shapes &in) { return Size{in.at("x")[0], in.at("x")[1]}; };
     return w;
@@ -128,7 +130,8 @@ Workload layernorm() {
             mean /= s[0];
             for (int n = 0; n < s[0]; n++) var += (x(n, m) - mean) * (x(n, m) - mean);
             const double inv = 1.0 / std::sqrt(var / s[0] + 1e-5);
-            for (int n = 0; n < s[0]; n++) out(n, m) = double(wt(n)) * (x(n, m) - mean) * inv + b(n);
+            for (int n = 0; n < s[0]; n++)
+                out(n, m) = double(wt(n)) * (x(n, m) - mean) * inv + b(n);
         }
         return RefBuffers{{"out", std::move(out)}};
     };

@@ -84,17 +84,18 @@ def run_fuselab(exe, *args, **kwargs):
 
 # ---- variants ----------------------------------------------------------------------------------
 
-LIMITS = (None, "autoscheduled", "one_shape")
+LIMITS = (None, "autoscheduled", "one_shape", "row_length")
 # What a refusal under each declared limit says (besides the variant's name).
 LIMIT_WORDING = {
     "autoscheduled": ("refuses this size", "autoscheduler"),
     "one_shape": ("kernel parameters, so it runs one shape only",),
+    "row_length": ("holds a row on chip, so it runs rows of at most",),
 }
 
 
 def variant_limit(record):
     """(limit, where it came from) of a variant record of `fuselab list --json` (or
-    fuselab.variants()): its "limit" field where present (None, "autoscheduled" or "one_shape"),
+    fuselab.variants()): its "limit" field where present (None or one of LIMITS),
     else derived from the older fields: a non-empty "autoscheduler" is "autoscheduled", an
     argument taken as kernel "parameters" is "one_shape"."""
     if "limit" in record:

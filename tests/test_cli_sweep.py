@@ -22,8 +22,8 @@ line's rerun command reruns it exactly): exit status 0, every output written wit
 shape and dtype float32, and reference.check: every element within the pipeline's per-element
 bound and the norm within WORKLOADS.md's tolerance. A refusal passes (as "refused") only from a
 variant that declares the limit (`list --json`'s "limit": "autoscheduled" — message with "refuses
-this size" and "autoscheduler" — or "one_shape" — "kernel parameters, so it runs one shape
-only"), with exit status 1, the variant's name, that wording and no output file, and never at the
+this size" and "autoscheduler" —, "one_shape" — "kernel parameters, so it runs one shape
+only" — or "row_length" — "holds a row on chip"), with exit status 1, the variant's name, that wording and no output file, and never at the
 default size. A sanitizer report (tests/harness.py) fails the job whatever the exit status.
 Every variant must pass at least one job.
 
@@ -482,7 +482,7 @@ def main():
 
     lock = threading.Lock()
     counts = {Result.PASS: 0, Result.REFUSED: 0, Result.FAIL: 0}
-    refusals = {"autoscheduled": 0, "one_shape": 0}
+    refusals = {"autoscheduled": 0, "one_shape": 0, "row_length": 0}
     left = {k: len(js) for k, js in jobs_by_variant.items()}
     per_variant = {k: {Result.PASS: 0, Result.REFUSED: 0, Result.FAIL: 0} for k in jobs_by_variant}
     by_key = {v.key: v for v in runnable}
@@ -561,7 +561,8 @@ def main():
           f"refused (declared limits), {failed_runs} failed, {other_failures} other failures "
           f"(listing, references, variants that passed nothing), {wall:.1f} s, seed {base_seed}")
     print(f"refused: {counts[Result.REFUSED]} runs, by declared limit: "
-          f"{refusals['autoscheduled']} autoscheduled, {refusals['one_shape']} one_shape "
+          f"{refusals['autoscheduled']} autoscheduled, {refusals['one_shape']} one_shape, "
+          f"{refusals['row_length']} row_length "
           f"(counted as passed below)")
     print(harness.summary_line(counts[Result.PASS] + counts[Result.REFUSED], len(failures), 0),
           flush=True)

@@ -2,15 +2,15 @@
 // never an abort, never a silently wrong answer. And timing: what each measure fills in.
 #include <gtest/gtest.h>
 
-#include "require_cuda.h"
-
 #include <iostream>
 
 #include "fuselab/device.h"
 #include "fuselab/error.h"
+#include "fuselab/invoke.h"
 #include "fuselab/registry.h"
 #include "fuselab/timing.h"
 #include "fuselab/workloads.h"
+#include "require_cuda.h"
 
 namespace fuselab {
 namespace {
@@ -157,6 +157,58 @@ TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
     });
     EXPECT_NE(msg.find("add_relu/fused/cuda: no usable CUDA device: "), std::string::npos) << msg;
     EXPECT_FALSE(cuda_status().reason.empty());
+}
+
+// A strategy that holds a row on chip declares its longest row (row_limit); validate()
+// refuses one element more in words, naming the variant and the input, before any device work,
+// and takes a row at the limit (and, with a device, computes it right). validate() checks the limit
+// before it looks for a device.
+TEST(Runtime, RowLimitRefusesLongerRowsInWords) {
+    int limited = 0;
+    bool cuda_built = false;
+    for (const Variant &v : variants()) {
+        cuda_built |= v.is_cuda();
+        if (v.row_limit <= 0) continue;
+        limited++;
+        EXPECT_EQ(variant_limit(v), "row_length") << v.name();
+        const Workload &w = find_workload(v.pipeline);
+        const int most = int(v.row_limit);
+        for (const int n : {most, most + 1}) {
+            SCOPED_TRACE(v.name() + " N = " + std::to_string(n));
+            Buffers values = make_buffers(w, {n, 3}, 1, v.dtype);
+            StorageBuffers stored(w, {n, 3}, values, v.dtype);
+            std::string refusal;
+            try {
+                validate(v, stored.bind());
+            } catch (const Refusal &e) {
+                refusal = e.what();
+            } catch (const Error &) {  // no usable CUDA device here: checked after the limit
+            }
+            if (n == most) {
+                EXPECT_EQ(refusal, "");
+                // The kernel's own bound (rows_forms.h: kStagedBytes) is at least the declared one.
+                if (!cuda_status().usable) continue;
+                const RefBuffers ref = reference_of(w, values, {n, 3}, v.dtype);
+                stored.poison();
+                invoke(v, stored.bind());
+                stored.fetch(v.name());
+                for (const auto &kv : ref) {
+                    const OutputCheck c =
+                        check_output(w, {n, 3}, values.at(kv.first), kv.second, v.dtype, kv.first);
+                    EXPECT_TRUE(c.ok) << kv.first << ": " << c.bad_elements << " out of bounds";
+                }
+            } else {
+                EXPECT_EQ(
+                    refusal.rfind(
+                        v.name() + ": input 'x' has rows of " + std::to_string(n) + " elements", 0),
+                    0u)
+                    << refusal;
+                EXPECT_NE(refusal.find("holds a row on chip"), std::string::npos) << refusal;
+            }
+        }
+    }
+    if (!cuda_built) FUSELAB_CUDA_SKIP("this build has no CUDA variants (FUSELAB_CUDA=OFF)");
+    EXPECT_GT(limited, 0) << "no variant declares a row_limit (the staged strategies do)";
 }
 
 TEST(Runtime, MisalignedDeviceViewIsRefused) {

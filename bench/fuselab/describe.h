@@ -5,8 +5,8 @@
 
 namespace fuselab {
 
-// [{pipeline, schedule, target, kind, summary, autoscheduler, limit (null, "autoscheduled" or
-//   "one_shape": invoke.h's variant_limit), kernels, intermediates,
+// [{pipeline, schedule, target, kind, summary, autoscheduler, limit (null, "autoscheduled",
+//   "one_shape" or "row_length": invoke.h's variant_limit), kernels, intermediates,
 //   intermediate_bytes_at_default_size, default_size, arguments: [{name, kind, type,
 //   dimensions}], cuda_kernels: [{name, registers, spill_store_bytes, spill_load_bytes,
 //   shared_bytes, threads}]}, ...], in registration order; `target` "" for all.

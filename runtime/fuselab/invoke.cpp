@@ -107,8 +107,9 @@ std::string autoscheduled_refusal(const Variant &v) {
     return v.name() + ": refuses this size: the " + v.autoscheduler +
            " autoscheduler tuned it for " + estimates(v.metadata()) +
            " and split its loops without tail guards, so it only runs sizes whose tiles fit "
-           "(nothing was computed). Use a hand-written schedule of " + v.pipeline + " on " +
-           v.target + (std::string(v.dtype) == "float32" ? "" : std::string(" in ") + v.dtype) +
+           "(nothing was computed). Use a hand-written schedule of " +
+           v.pipeline + " on " + v.target +
+           (std::string(v.dtype) == "float32" ? "" : std::string(" in ") + v.dtype) +
            ", which runs any size: " + (others.empty() ? "none is built" : others);
 }
 
@@ -130,6 +131,7 @@ std::string param_buffer(const halide_filter_argument_t &a) {
 
 std::string variant_limit(const Variant &v) {
     if (*v.autoscheduler) return "autoscheduled";
+    if (v.row_limit > 0) return "row_length";
     const halide_filter_metadata_t *md = v.metadata();
     for (int i = 0; i < md->num_arguments; i++) {
         if (!param_buffer(md->arguments[i]).empty()) return "one_shape";
@@ -147,7 +149,8 @@ int64_t elements(const halide_buffer_t *b) {
 
 // The buffer's elements in Halide's dense order (dimension 0 fastest), from the host copy where
 // it is current, else copied back from the device on `stream` (a small synchronous copy).
-std::vector<float> dense_values(const halide_buffer_t *b, const std::string &who, CudaStream stream) {
+std::vector<float> dense_values(const halide_buffer_t *b, const std::string &who,
+                                CudaStream stream) {
     std::vector<float> values(elements(b));
     std::vector<halide_dimension_t> dims(b->dim, b->dim + b->dimensions);
     int32_t stride = 1;
@@ -181,8 +184,8 @@ void validate(const Variant &v, const Bindings &args) {
     for (const auto &kv : args) {
         bool known = false;
         for (int i = 0; i < md->num_arguments; i++) {
-            known |= kv.first == md->arguments[i].name ||
-                     kv.first == param_buffer(md->arguments[i]);
+            known |=
+                kv.first == md->arguments[i].name || kv.first == param_buffer(md->arguments[i]);
         }
         if (!known) {
             throw Error(who + ": unknown argument '" + kv.first + "'; it takes " +
@@ -246,8 +249,10 @@ void validate(const Variant &v, const Bindings &args) {
         // start 16-byte aligned (as every allocation does); a view at another offset would fault
         // (misaligned address) and take the CUDA context down with it.
         if (v.is_cuda() && on_device && b->device % 16 != 0) {
-            throw Error(who + ": " + what + " starts at a device address that is not 16-byte "
-                        "aligned (a view at an offset of " + std::to_string(b->device % 16) +
+            throw Error(who + ": " + what +
+                        " starts at a device address that is not 16-byte "
+                        "aligned (a view at an offset of " +
+                        std::to_string(b->device % 16) +
                         " bytes); a CUDA variant needs 16-byte aligned device memory: pass an "
                         "aligned tensor (for example a copy)");
         }
@@ -265,11 +270,27 @@ void validate(const Variant &v, const Bindings &args) {
     // A buffer passed as kernel parameters has exactly as many elements as the variant takes.
     for (const auto &[name, b] : args) {
         int64_t params = 0;
-        for (int i = 0; i < md->num_arguments; i++) params += param_buffer(md->arguments[i]) == name;
+        for (int i = 0; i < md->num_arguments; i++)
+            params += param_buffer(md->arguments[i]) == name;
         if (params > 0 && b && elements(b) != params) {
             throw Refusal(who + ": input '" + name + "' has " + std::to_string(elements(b)) +
-                        " elements; this variant takes it as " + std::to_string(params) +
-                        " kernel parameters, so it runs one shape only (" + v.summary + ")");
+                          " elements; this variant takes it as " + std::to_string(params) +
+                          " kernel parameters, so it runs one shape only (" + v.summary + ")");
+        }
+    }
+    // A row held on chip: the first input's rows (dimension 0) no longer than the variant's limit.
+    if (v.row_limit > 0) {
+        for (int i = 0; i < md->num_arguments; i++) {
+            const halide_filter_argument_t &a = md->arguments[i];
+            if (a.kind != halide_argument_kind_input_buffer) continue;
+            const int64_t n = args.at(a.name)->dim[0].extent;
+            if (n > v.row_limit) {
+                throw Refusal(who + ": input '" + a.name + "' has rows of " + std::to_string(n) +
+                              " elements; this variant holds a row on chip, so it runs rows of at "
+                              "most " +
+                              std::to_string(v.row_limit) + " elements only");
+            }
+            break;
         }
     }
     // An output that shares memory with another argument would be read after being written.
@@ -281,9 +302,8 @@ void validate(const Variant &v, const Bindings &args) {
             const halide_buffer_t *other = args.at(md->arguments[j].name);
             const bool host = out->host && other->host &&
                               spans_overlap(uint64_t(out->host), out, uint64_t(other->host), other);
-            const bool device =
-                out->device && other->device &&
-                spans_overlap(out->device, out, other->device, other);
+            const bool device = out->device && other->device &&
+                                spans_overlap(out->device, out, other->device, other);
             if (host || device) {
                 throw Error(who + ": output '" + md->arguments[i].name + "' shares memory with " +
                             role(md->arguments[j]) + " '" + md->arguments[j].name +
@@ -337,6 +357,10 @@ void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
         if (code == halide_error_code_gpu_device_error && *v.autoscheduler &&
             msg.find("CUDA_ERROR_INVALID_VALUE cuLaunchKernel") != std::string::npos)
             throw Refusal(autoscheduled_refusal(v) + " (" + msg + ")");
+        // A specialize_fail (a staged row past shared memory): validate() refuses those rows
+        // first, from the variant's declared row_limit; this is the kernel's own word for it.
+        if (code == halide_error_code_specialize_fail)
+            throw Refusal(v.name() + ": refuses these arguments: " + msg);
         if (code == halide_error_code_constraint_violated) {
             // "Constraint violated: a.stride.0 (2) == 1 (1)": a layout the kernel cannot take.
             for (int i = 0; i < md->num_arguments; i++) {

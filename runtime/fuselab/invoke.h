@@ -45,7 +45,8 @@ int64_t intermediate_bytes(const Variant &v, const Bindings &args);
 
 // The documented limit under which the variant refuses a call in words (Refusal, error.h):
 // "autoscheduled" (an autoscheduler's tiles, which fit only some sizes), "one_shape" (a buffer
-// taken as kernel parameters), or "" (it runs every size its pipeline defines).
+// taken as kernel parameters), "row_length" (a row held on chip: Variant::row_limit), or
+// "" (it runs every size its pipeline defines).
 std::string variant_limit(const Variant &v);
 
 // "float32", "uint8", ...

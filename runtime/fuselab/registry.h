@@ -36,6 +36,9 @@ struct Variant {
     int num_resources;
     int (*argv)(void **args);
     const halide_filter_metadata_t *(*metadata)();
+    // The longest row it takes, in elements of the first input's dimension 0 (a strategy that
+    // holds a row on chip: its file's `row_limit` tag, in bytes or elements), or 0: any.
+    int64_t row_limit = 0;
 
     // "add_relu/fused/cuda"; a storage type other than float32 is a fourth part:
     // "softmax/block_row/cuda/bfloat16".
