@@ -15,10 +15,10 @@ export FUSELAB_REQUIRE_CUDA=1 PYTHONUNBUFFERED=1
     cat .carry/commit .carry/status
 } > "$OUT/machine.txt" 2>&1
 step() { echo "$1: exit $2 at $SECONDS s" | tee -a "$OUT/steps.txt"; }
-timeout 200 .carry/fuselab_tests > "$OUT/tests.log" 2>&1
+timeout 180 .carry/fuselab_tests > "$OUT/tests.log" 2>&1
 step fuselab_tests $?
 grep -E "^\[  (PASSED|FAILED|SKIPPED) |tests? from .* ran" "$OUT/tests.log" | tail -5
-timeout 150 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda --pipeline softmax \
+timeout 140 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda --pipeline softmax \
     --pipeline rmsnorm_residual --pipeline layernorm --shapes 2 --jobs 8 > "$OUT/sweep_rows.log" 2>&1
 step "CLI sweep (rows, cuda)" $?
 tail -3 "$OUT/sweep_rows.log"
@@ -28,15 +28,15 @@ for p in add_relu conv_relu_pool pointwise_chain branches branches_indep blur3x3
     others+=" --pipeline $p"
 done
 # shellcheck disable=SC2086
-timeout 75 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda $others --shapes 1 \
+timeout 70 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda $others --shapes 1 \
     --jobs 8 > "$OUT/sweep_others.log" 2>&1
 step "CLI sweep (other pipelines, cuda)" $?
 tail -3 "$OUT/sweep_others.log"
-FUSELAB_LIBRARY=python/fuselab/libfuselab.so timeout 60 python3 tests/test_rows.py \
+FUSELAB_LIBRARY=python/fuselab/libfuselab.so timeout 55 python3 tests/test_rows.py \
     > "$OUT/rows_python.log" 2>&1
 step "row reductions (Python, torch)" $?
 tail -2 "$OUT/rows_python.log"
-FUSELAB_LIBRARY=python/fuselab/libfuselab.so timeout 60 python3 tests/test_choose.py .carry/fuselab \
+FUSELAB_LIBRARY=python/fuselab/libfuselab.so timeout 55 python3 tests/test_choose.py .carry/fuselab \
     > "$OUT/choose.log" 2>&1
 step "pipeline-level calls (choose)" $?
 tail -2 "$OUT/choose.log"
