@@ -39,8 +39,10 @@ std::vector<MeasuredFeature> features_of(const Workload &w) {
                     only_i = j == i || doubled[j][a].extents[d] == at_base[a].extents[d];
                 if (!only_i) continue;
                 const double weight = i < w.choice_weights.size() ? w.choice_weights[i] : 1.0;
+                const double align =
+                    i < w.choice_align_weights.size() ? w.choice_align_weights[i] : 0.0;
                 out.push_back({i < names.size() ? names[i] : "d" + std::to_string(i),
-                               at_base[a].name, static_cast<int>(d), weight});
+                               at_base[a].name, static_cast<int>(d), weight, align});
                 found = true;
             }
         }

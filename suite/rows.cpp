@@ -51,6 +51,10 @@ Workload rows(const std::string &pipeline) {
     // A row's length decides a row strategy's loop shapes; the row count its waves of blocks
     // (runtime/fuselab/measured.h).
     w.choice_weights = {1.0, 0.5};
+    // N's alignment class a quarter unit a power of 2 (up to 2^8): a row of 1020 is nearer a
+    // measured 1000 than 1024, where warp_regs_1k runs its whole-step form (s16: 1000 and 1024
+    // have different winners in every type).
+    w.choice_align_weights = {0.25, 0.0};
     // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
     // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
     // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,

@@ -226,6 +226,43 @@ TEST(Measured, NearestShapesDecideAndFarOnesDoNot) {
 
 // A bench run's rows as a table: each workload's features from its argument shapes, one shape
 // per (size, type); the leave-one-out table consults the other sizes first.
+// A feature's alignment class (align_weight): a row of 1020 (2^2 divides it) takes its winner
+// from a measured 1000 (2^3), not from the nearer 1024 (2^10, counted as 2^8), where a strategy
+// specialized on whole 32-lane steps runs other code; a row of 768 (2^8) from 1024. Without the
+// weight, 1024 decides 1020 too.
+TEST(Measured, AlignmentClassSeparatesRowsOfOtherDivisors) {
+    EXPECT_EQ(alignment_class(1000), 3);
+    EXPECT_EQ(alignment_class(1020), 2);
+    EXPECT_EQ(alignment_class(1024), 8);
+    EXPECT_EQ(alignment_class(4099), 0);
+    MeasuredPipeline p;
+    p.features = {{"N", "x", 0, 1.0, 0.25}, {"M", "x", 1, 0.5}};
+    auto shape = [](double n, double regs, double warp) {
+        MeasuredShape s;
+        s.target = "cuda", s.dtype = "float32", s.size = std::to_string(int(n)) + "x64";
+        s.at = {n, 64};
+        s.us = {{"warp_regs_1k", regs}, {"warp_row", warp}};
+        return s;
+    };
+    p.shapes = {shape(1000, 60, 20), shape(1024, 10, 30), shape(512, 5, 10)};
+    const std::vector<std::string> names = {"warp_regs_1k", "warp_row"};
+    auto pick = [&](const MeasuredPipeline &q, double n) {
+        const auto c = pick_measured(q, "cuda", "float32", {n, 64}, names);
+        return c ? c->schedule : std::string("none");
+    };
+    EXPECT_EQ(pick(p, 1020), "warp_row");
+    EXPECT_EQ(pick(p, 700), "warp_row");
+    EXPECT_EQ(pick(p, 768), "warp_regs_1k");
+    EXPECT_EQ(pick(p, 1024), "warp_regs_1k");
+    MeasuredPipeline plain = p;
+    plain.features[0].align_weight = 0;
+    EXPECT_EQ(pick(plain, 1020), "warp_regs_1k");
+    std::map<std::string, MeasuredTable> tables;
+    tables["dev"].pipelines["softmax"] = p;
+    const auto back = measured_from_json(measured_to_json(tables));
+    EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("softmax").features[0].align_weight, 0.25);
+}
+
 TEST(Measured, TableFromRowsAndLeaveOneOut) {
     std::vector<Measured> rows;
     for (int n : {256, 512, 1024, 2048, 4096, 8192}) {

@@ -56,6 +56,9 @@ struct Workload {
     // How much each size dimension decides which strategy wins, for the nearest measured shapes
     // (measured.h): empty is 1 for each.
     std::vector<double> choice_weights;
+    // ... and the weight of each dimension's alignment class (measured.h: MeasuredFeature), 0
+    // where absent.
+    std::vector<double> choice_align_weights;
     std::vector<Size> test_sizes;             // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
     RefBuffers (*reference)(const Buffers &inputs, const Size &size);

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <nlohmann/json.hpp>
 
 #include "fuselab/error.h"
@@ -32,7 +34,8 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                 MeasuredPipeline &mp = table.pipelines[pipeline];
                 for (const json &f : p.at("features")) {
                     mp.features.push_back({f.at("name").get<std::string>(), f.at("arg").get<std::string>(),
-                                           f.at("dim").get<int>(), f.at("weight").get<double>()});
+                                           f.at("dim").get<int>(), f.at("weight").get<double>(),
+                                           f.value("align_weight", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
                     MeasuredShape ms;
@@ -60,7 +63,8 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
         for (const auto &[name, p] : t.pipelines) {
             json features = json::array(), shapes = json::array();
             for (const MeasuredFeature &f : p.features)
-                features.push_back({{"name", f.name}, {"arg", f.arg}, {"dim", f.dim}, {"weight", f.weight}});
+                features.push_back({{"name", f.name}, {"arg", f.arg}, {"dim", f.dim}, {"weight", f.weight},
+                                    {"align_weight", f.align_weight}});
             for (const MeasuredShape &s : p.shapes) {
                 shapes.push_back({{"target", s.target}, {"dtype", s.dtype}, {"size", s.size},
                                   {"at", s.at}, {"us", s.us}});
@@ -84,6 +88,12 @@ const std::map<std::string, MeasuredTable> &shipped_measured() {
     return tables;
 }
 
+int alignment_class(double n) {
+    int k = 0;
+    for (int64_t v = static_cast<int64_t>(n); v > 0 && v % 2 == 0 && k < 8; v /= 2) k++;
+    return k;
+}
+
 std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args) {
     std::vector<double> at;
     for (const MeasuredFeature &f : p.features) {
@@ -105,7 +115,9 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         double d = 0;
         for (size_t i = 0; i < at.size(); i++) {
             if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
-            d += p.features[i].weight * std::fabs(std::log2(at[i] / s.at[i]));
+            d += p.features[i].weight * std::fabs(std::log2(at[i] / s.at[i])) +
+                 p.features[i].align_weight *
+                     std::abs(alignment_class(at[i]) - alignment_class(s.at[i]));
         }
         // Only shapes where at least two of the candidates ran can rank them.
         int ran = 0;

@@ -6,7 +6,10 @@
 //
 // A shape is a point of features, each an argument's extent (softmax: x's dimension 0, N, and
 // dimension 1, M), compared in log2 with a weight each (a row's length decides a row strategy's
-// loop shapes; the row count its waves of blocks, so M weighs half).
+// loop shapes; the row count its waves of blocks, so M weighs half), and, with align_weight, by
+// how many times 2 divides it (up to 2^8): a strategy specialized on whole 16-byte vectors or
+// 32-lane steps (warp_regs_1k) runs a row of 1024 and one of 1020 by different code, so a row of
+// 1020 is nearer a measured 1000 than a measured 1024.
 //
 // The constants were chosen on the H200's row grid of 2026-12-02, each shape left out of its own
 // table (results/runs/2026-12-02-h200-s13/choice_params.txt): up to 3 neighbours within 3 units
@@ -27,7 +30,11 @@ struct MeasuredFeature {
     std::string arg;   // the argument whose extent it is
     int dim = 0;
     double weight = 1;
+    double align_weight = 0;  // per power of 2 of difference in the extents' largest 2^k divisors
 };
+
+// The exponent of the largest power of 2 dividing n, at most 8 (the feature's alignment class).
+int alignment_class(double n);
 
 struct MeasuredShape {
     std::string target, dtype, size;       // size as the bench writes it ("1024x65536")

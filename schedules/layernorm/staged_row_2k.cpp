@@ -5,10 +5,11 @@
 // the later passes read shared memory instead of L1/L2 (the unstaged forms' second and third
 // reads). The cost: the row's bytes of shared memory a block (at most 40 KB of the 48 KB Halide 21
 // launches with), so fewer blocks an SM on long rows, and rows past 40960 bytes are refused in
-// words (row_limit below; runtime: Variant::row_limit). Bets on N = 1000 to 4096. Found by the H200
-// bucket search (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search, the JIT form
-// block_t128_u0_o0_staged_b<next power of two of N>; copy 4.15 TB/s), TB/s at the minimum bytes:
-// float32 N = 2048 3.09 (unstaged 3.17); bfloat16 N = 2048 1.70 (warp_row 2.64).
+// words (row_limit below; runtime: Variant::row_limit). Wins at N = 4096 to 16384: float32 N = 4096
+// 3.81, 8192 3.80; bfloat16 8192 2.91, 16384 2.79; float16 4096 2.94, 8192 3.51, 16384 3.10. Loses
+// at N <= 2048 (warp_regs_1k, warp_row, block_row_2k). H200 TB/s at the minimum bytes,
+// results/runs/2026-12-03-h200-s16 (b/, summary.txt; copy 4.21). Found by the bucket search
+// (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks

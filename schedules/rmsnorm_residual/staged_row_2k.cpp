@@ -5,11 +5,12 @@
 // global memory, and the later passes read shared memory instead of L1/L2 (the unstaged forms'
 // second and third reads). The cost: the row's bytes of shared memory a block (at most 40 KB of the
 // 48 KB Halide 21 launches with), so fewer blocks an SM on long rows, and rows past 40960 bytes are
-// refused in words (row_limit below; runtime: Variant::row_limit). Bets on N = 1000 to 4096. Found
-// by the H200 bucket search (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search,
-// the JIT form block_t128_u0_o0_staged_b<next power of two of N>; copy 4.15 TB/s), TB/s at the
-// minimum bytes: float32 N = 1024 4.18, 2048 4.08; bfloat16 N = 1000 3.11, 1024 3.72, 2048 3.81
-// (the fastest candidate at each).
+// refused in words (row_limit below; runtime: Variant::row_limit). Wins at N = 1000 to 8192:
+// float32 N = 1000 4.06, 1024 4.11, 2048 4.09, 4096 4.06 (Liger 4.05 in the same call); bfloat16
+// 2048 3.74, 4096 3.95, 8192 3.93; float16 2048 4.02, 4096 3.98. Loses at N <= 512 (warp_regs_1k,
+// warp_row) and past 10240 float32 elements, which it refuses. H200 TB/s at the minimum bytes,
+// results/runs/2026-12-03-h200-s16 (b/, summary.txt; copy 4.21). Found by the bucket search
+// (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks

@@ -5,11 +5,11 @@
 // global memory, and the later passes read shared memory instead of L1/L2 (the unstaged forms'
 // second and third reads). The cost: the row's bytes of shared memory a block (at most 40 KB of the
 // 48 KB Halide 21 launches with), so fewer blocks an SM on long rows, and rows past 40960 bytes are
-// refused in words (row_limit below; runtime: Variant::row_limit). Bets on N = 4096 to 10240
-// (float32) or 20480 (16-bit). Found by the H200 bucket search (gpu/bucket_search.sh;
-// results/runs/2026-12-02-h200-s15/bucket_search, the JIT form block_t256_u0_o0_staged_b<next power
-// of two of N>; copy 4.15 TB/s), TB/s at the minimum bytes: float32 N = 8192 3.88 (block_row 3.90);
-// bfloat16 N = 8192 3.75, 16384 3.56 (the fastest candidates).
+// refused in words (row_limit below; runtime: Variant::row_limit). Wins at N = 16384 in the 16-bit
+// types (bfloat16 3.79, float16 3.91) and at float32 3072 (4.06); float32 16384 is past its limit
+// (block_row_wide 3.59). H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s16 (b/,
+// summary.txt; copy 4.21). Found by the bucket search (gpu/bucket_search.sh;
+// results/runs/2026-12-02-h200-s15/bucket_search).
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory, 8K-element chunks

@@ -5,10 +5,12 @@
 // passes read shared memory instead of L1/L2 (the unstaged forms' second and third reads). The
 // cost: the row's bytes of shared memory a block (at most 40 KB of the 48 KB Halide 21 launches
 // with), so fewer blocks an SM on long rows, and rows past 40960 bytes are refused in words
-// (row_limit below; runtime: Variant::row_limit). Bets on N = 1000 to 4096. Found by the H200
-// bucket search (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search, the JIT form
-// block_t128_u0_o0_staged_b<next power of two of N>; copy 4.15 TB/s), TB/s at the minimum bytes:
-// float32 N = 2048 3.59 (unstaged 3.68); bfloat16 N = 2048 2.11 (warp_row 3.03).
+// (row_limit below; runtime: Variant::row_limit). Wins at N = 4096 to 16384 in the 16-bit types and
+// at 4096 in float32: float32 N = 4096 3.98 (Liger 3.97 in the same call), bfloat16 4096 2.96, 8192
+// 3.19, 16384 3.08, float16 4096 3.63, 8192 3.76. Loses at N <= 2048 (one 128-thread block a row
+// leaves short rows' loads few: 1.25 at N = 1024 against warp_regs_1k's 4.06). H200 TB/s at the
+// minimum bytes, results/runs/2026-12-03-h200-s16 (b/, summary.txt; copy 4.21). Found by the bucket
+// search (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
