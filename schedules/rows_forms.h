@@ -7,11 +7,15 @@
 //   block  one row a block of T threads (rows_common.h: gpu_block_rows, gpu_block_stat)
 //   warp   one row a warp, R rows a block (gpu_warp_rows; the last statistic by shuffles)
 //   staged (either form) the row read from DRAM once, into shared memory in its storage type
-//          (16 bytes a thread a step); the statistics and the output read it there
+//          (16 bytes a thread a step); the statistics and the output read it there; shipped as
+//          staged_row_2k and staged_row_8k, which declare their row limit (row_limit)
 //   bucket (either form) the row cut by a constant B (rows_common.h: split_row), so that every
 //          loop of a row of at most B elements has a constant extent, as Triton's kernels have
 //          per power-of-two block; searched by gpu/bucket_search.sh, and shipped as
 //          block_row_2k and block_row_4k (results/runs/2026-12-02-h200-s15)
+//   registers (gpu_warp_regs_rows, below; the warp_regs strategies) one warp a row, the row's
+//          pointwise stages in lane-striped registers of a constant size, every statistic by
+//          shuffles inside the lanes of the one stage that reads it
 //
 // Each form is specialized on its row length: where every thread of the row (block) or lane
 // (warp) has a whole vector (N >= T V, or 32 V), Halide's simplifier drops the tail guards of the
