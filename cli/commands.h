@@ -17,7 +17,7 @@ int list_command(const ListOptions &opt);
 
 struct RunOptions {
     std::string pipeline, schedule, target = "auto";
-    std::string dtype;  // the storage type; empty: the input files' own
+    std::string dtype;                         // the storage type; empty: the input files' own
     std::vector<std::string> inputs, outputs;  // NAME=FILE
 };
 int run_command(const RunOptions &opt);
@@ -34,6 +34,15 @@ struct TuneOptions {
     std::string measured_out;            // with fit: every device's measured shapes (measured.h)
 };
 int tune_command(const TuneOptions &opt);
+
+struct OverheadOptions {
+    std::string target = "auto";
+    int n = 4096;      // add_relu's length: launch-bound on a GPU
+    int calls = 3000;  // a sample: this many calls back to back, then a sync
+    int repeats = 5;   // samples; the median is reported
+    std::string json;  // also write the records here
+};
+int overhead_command(const OverheadOptions &opt);
 
 using fuselab::resolve_target;
 

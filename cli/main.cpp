@@ -14,7 +14,8 @@ namespace {
 // on a refusal path fails them.
 int refused() {
 #ifdef FUSELAB_SANITIZER_BUILD
-    if (const char *plant = std::getenv("FUSELAB_TEST_PLANT"); plant && std::string(plant) == "leak") {
+    if (const char *plant = std::getenv("FUSELAB_TEST_PLANT");
+        plant && std::string(plant) == "leak") {
         char *volatile leak = new char[64];
         leak[0] = 1;
         leak = nullptr;
@@ -92,8 +93,9 @@ int main(int argc, char **argv) {
 
     TuneOptions tune;
     auto *tune_cmd = app.add_subcommand(
-        "tune", "Time every strategy at the suite's shapes and record each winner for `run` "
-                "and the Python package; or fit the cost model from bench JSON (--fit)");
+        "tune",
+        "Time every strategy at the suite's shapes and record each winner for `run` "
+        "and the Python package; or fit the cost model from bench JSON (--fit)");
     tune_cmd->add_option("--target", tune.target, "cpu, cuda, or auto")
         ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
     tune_cmd->add_option("--pipeline", tune.pipelines, "Only these pipelines (repeatable)");
@@ -103,12 +105,26 @@ int main(int argc, char **argv) {
                          "Instead: fit the cost model from these `fuselab bench --json` files, and "
                          "print how it chooses at each size left out of its fit");
     tune_cmd->add_flag("--record", tune.record, "With --fit: store each fit in the tuning file");
-    tune_cmd->add_option("--models-out", tune.models_out, "With --fit: write the fits to this file");
+    tune_cmd->add_option("--models-out", tune.models_out,
+                         "With --fit: write the fits to this file");
     tune_cmd->add_option("--measured-out", tune.measured_out,
                          "With --fit: write every device's measured shapes (each strategy's time) "
                          "to this file, for choose() (results/measured.json)");
     tune_cmd->add_option("--choice-out", tune.choice_out,
                          "With one --fit: write its table of choices (and fit) to this file");
+
+    OverheadOptions overhead;
+    auto *overhead_cmd = app.add_subcommand(
+        "overhead",
+        "Time the host cost of one add_relu call through each C++ layer (Halide's own "
+        "call, fuselab::invoke, the lean call)");
+    overhead_cmd->add_option("--target", overhead.target, "cpu, cuda, or auto")
+        ->check(CLI::IsMember({"auto", "cpu", "cuda"}));
+    overhead_cmd->add_option("--n", overhead.n, "add_relu's length")->check(CLI::PositiveNumber);
+    overhead_cmd->add_option("--calls", overhead.calls, "Calls a sample")
+        ->check(CLI::PositiveNumber);
+    overhead_cmd->add_option("--repeats", overhead.repeats, "Samples")->check(CLI::PositiveNumber);
+    overhead_cmd->add_option("--json", overhead.json, "Also write the records as JSON here");
 
     CLI11_PARSE(app, argc, argv);
     if (bench.once && check->count() == 0) bench.check = false;
@@ -116,6 +132,7 @@ int main(int argc, char **argv) {
         if (*list_cmd) return list_command(list);
         if (*bench_cmd) return fuselab::run_bench(bench);
         if (*run_cmd) return run_command(run);
+        if (*overhead_cmd) return overhead_command(overhead);
         if (*tune_cmd) {
             if (!tune.size.empty() && tune.pipelines.size() != 1)
                 throw fuselab::Error("tune --size needs exactly one --pipeline");

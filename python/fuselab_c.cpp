@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "HalideRuntimeCuda.h"
+#include "fuselab/call_plan.h"
 #include "fuselab/choose.h"
 #include "fuselab/describe.h"
 #include "fuselab/device.h"
@@ -55,7 +56,8 @@ void describe(const fuselab_arg &a, const std::string &who, Described &d) {
     }
     // bfloat16 as Halide's bfloat code (DLPack's kDLBfloat): the same bytes as the uint16 bits
     // every bfloat16 variant takes (registry.h), so it is described as those.
-    const int code = a.type_code == halide_type_bfloat && a.bits == 16 ? halide_type_uint : a.type_code;
+    const int code =
+        a.type_code == halide_type_bfloat && a.bits == 16 ? halide_type_uint : a.type_code;
     d.buf.type = halide_type_t(static_cast<halide_type_code_t>(code), a.bits);
     d.buf.dimensions = a.ndim;
     d.buf.dim = d.dims.data();
@@ -68,6 +70,71 @@ void describe(const fuselab_arg &a, const std::string &who, Described &d) {
         throw Error(what + " is on device type " + std::to_string(a.device) +
                     "; fuselab takes host memory or CUDA device memory");
     }
+}
+
+// describe() with no words: false where the argument is not one it would describe as is (then
+// the worded path says why). dims holds at least a.ndim entries.
+bool describe_lean(const fuselab_arg &a, halide_buffer_t &buf, halide_dimension_t *dims,
+                   int max_rank) {
+    if (!a.name || a.ndim < 0 || a.ndim > max_rank || a.bits <= 0 || a.bits > 64 ||
+        a.type_code < 0 || a.type_code > 4 || (a.device != 0 && a.device != 1))
+        return false;
+    for (int i = 0; i < a.ndim; i++) {
+        const int j = a.ndim - 1 - i;
+        const int64_t e = a.shape[j], st = a.strides[j];
+        if (e < std::numeric_limits<int32_t>::min() || e > std::numeric_limits<int32_t>::max() ||
+            st < std::numeric_limits<int32_t>::min() || st > std::numeric_limits<int32_t>::max())
+            return false;
+        dims[i] = halide_dimension_t(0, static_cast<int32_t>(e), static_cast<int32_t>(st));
+    }
+    const int code =
+        a.type_code == halide_type_bfloat && a.bits == 16 ? halide_type_uint : a.type_code;
+    buf = halide_buffer_t{};
+    buf.type = halide_type_t(static_cast<halide_type_code_t>(code), a.bits);
+    buf.dimensions = a.ndim;
+    buf.dim = dims;
+    if (a.device == 1) {
+        buf.device = reinterpret_cast<uint64_t>(a.data);
+        buf.device_interface = halide_cuda_device_interface();
+    } else {
+        buf.host = static_cast<uint8_t *>(a.data);
+    }
+    return true;
+}
+
+// fuselab_invoke's lean path (call_plan.h): the arguments described on the stack in the variant's
+// order, no string built unless something fails. False where it does not apply (a variant with
+// kernel parameters, more arguments than it holds, a name it does not know or given twice, an
+// argument describe() would word): the worded path then runs, and says what is wrong.
+bool invoke_lean(const fuselab::Variant &v, int nargs, const fuselab_arg *args, void *stream) {
+    constexpr int kArgs = 16, kRank = 8;
+    const fuselab::CallPlan &plan = fuselab::call_plan(v);
+    if (!plan.lean() || nargs != plan.num_args() || nargs > kArgs) return false;
+    halide_buffer_t bufs[kArgs];
+    halide_dimension_t dims[kArgs][kRank];
+    halide_buffer_t *ordered[kArgs] = {};
+    for (int i = 0; i < nargs; i++) {
+        const int k = args[i].name ? plan.index(args[i].name) : -1;
+        if (k < 0 || ordered[k] || !describe_lean(args[i], bufs[k], dims[k], kRank)) return false;
+        ordered[k] = &bufs[k];
+    }
+    // Device memory Halide allocates for host memory given to a CUDA variant is freed again,
+    // into Halide's cache, whatever happens.
+    struct Release {
+        halide_buffer_t *const *b;
+        int n;
+        ~Release() {
+            for (int i = 0; i < n; i++) {
+                if (b[i]->host && b[i]->device) halide_device_free(nullptr, b[i]);
+            }
+        }
+    } release{ordered, nargs};
+    plan.invoke(ordered, stream);
+    for (int i = 0; i < nargs; i++) {
+        if (plan.is_output(i) && ordered[i]->host && ordered[i]->device)
+            fuselab::to_host(ordered[i], v.name(), stream);
+    }
+    return true;
 }
 
 // A variant's record from the registry alone (pipeline, schedule, target, kind, summary and its
@@ -84,10 +151,17 @@ nlohmann::json bare_record(const fuselab::Variant &v) {
                         {"type", fuselab::type_name(a.type)},
                         {"dimensions", a.dimensions}});
     }
-    return {{"pipeline", v.pipeline}, {"schedule", v.schedule}, {"target", v.target},
-            {"kind", v.kind},         {"summary", v.summary},   {"autoscheduler", v.autoscheduler},
-            {"limit", nullptr},       {"kernels", v.kernels >= 0 ? nlohmann::json(v.kernels) : nlohmann::json()},
-            {"intermediates", nullptr}, {"arguments", args}, {"cuda_kernels", nlohmann::json::array()}};
+    return {{"pipeline", v.pipeline},
+            {"schedule", v.schedule},
+            {"target", v.target},
+            {"kind", v.kind},
+            {"summary", v.summary},
+            {"autoscheduler", v.autoscheduler},
+            {"limit", nullptr},
+            {"kernels", v.kernels >= 0 ? nlohmann::json(v.kernels) : nlohmann::json()},
+            {"intermediates", nullptr},
+            {"arguments", args},
+            {"cuda_kernels", nlohmann::json::array()}};
 }
 
 // The variants' records (describe.h), each with its storage type and full name from the
@@ -124,8 +198,8 @@ extern "C" const char *fuselab_info(void) {
             std::fprintf(stderr, "fuselab: describing the workloads failed (%s)\n", e.what());
             workloads = "[]";
         }
-        return "{\"variants\": " + variant_records() +
-               ",\n\"workloads\": " + workloads + ",\n\"cuda\": " + cuda.dump() +
+        return "{\"variants\": " + variant_records() + ",\n\"workloads\": " + workloads +
+               ",\n\"cuda\": " + cuda.dump() +
                ",\n\"dtypes\": [\"float32\", \"bfloat16\", \"float16\"]}";
     }();
     return info.c_str();
@@ -134,9 +208,9 @@ extern "C" const char *fuselab_info(void) {
 extern "C" int fuselab_find_variant(const char *pipeline, const char *schedule, const char *target,
                                     const char *dtype, char *err, size_t err_len) {
     try {
-        const fuselab::Variant &v = fuselab::find_variant(
-            pipeline ? pipeline : "", schedule ? schedule : "", target ? target : "",
-            dtype && *dtype ? dtype : "float32");
+        const fuselab::Variant &v =
+            fuselab::find_variant(pipeline ? pipeline : "", schedule ? schedule : "",
+                                  target ? target : "", dtype && *dtype ? dtype : "float32");
         int index = 0;
         for (const fuselab::Variant &w : fuselab::variants()) {
             if (&w == &v) return index;
@@ -156,6 +230,7 @@ extern "C" int fuselab_invoke(int index, int nargs, const fuselab_arg *args, voi
         if (index < 0 || static_cast<size_t>(index) >= all.size())
             throw Error("no variant number " + std::to_string(index));
         const fuselab::Variant &v = all[index];
+        if (invoke_lean(v, nargs, args, stream)) return 0;
         std::vector<Described> described(nargs);
         fuselab::Bindings bindings;
         for (int i = 0; i < nargs; i++) {
@@ -230,13 +305,13 @@ extern "C" int fuselab_choose(const char *pipeline, const char *target, int narg
             if (&v == c.variant) break;
             index++;
         }
-        const std::string text = nlohmann::json{{"index", index},
-                                                {"variant", c.variant->name()},
-                                                {"schedule", c.variant->schedule},
-                                                {"dtype", c.variant->dtype},
-                                                {"source", c.source},
-                                                {"reason", c.reason}}
-                                     .dump();
+        const std::string text = nlohmann::json{
+            {"index", index},
+            {"variant", c.variant->name()},
+            {"schedule", c.variant->schedule},
+            {"dtype", c.variant->dtype},
+            {"source", c.source},
+            {"reason", c.reason}}.dump();
         if (text.size() + 1 > json_len) throw Error(who + ": choose: buffer too small");
         std::memcpy(json, text.c_str(), text.size() + 1);
         return 0;

@@ -19,8 +19,8 @@
 //   warp, shared (gpu_warp_stat): each lane's partial in shared memory (32 a row), one thread a
 //         row reduces the row's 32 (gpu_rows_final). Any number of passes may read the result.
 //   warp, shuffles (gpu_warp_stat_shfl, the notes' one-warp form): each lane's partial in
-//         lane-striped registers (gpu_lanes), s computed inside the output's lane loop, each lane
-//         reading the 32 partials by shfl.sync.idx. Only the output may read it.
+//         lane-striped registers (gpu_lanes), s computed inside the output's lane loop from the
+//         32 partials by a two-step tree of shuffles (gpu_lane_tree). Only the output may read it.
 // Halide 21 pitfalls met on the way (each seen in the lowered statement or the PTX):
 //   - a statistic computed at the warp level (inside gpu_threads, outside gpu_lanes) with
 //     store_in(GPUShared) gets one copy per lane, indexed per lane, in an allocation sized per
@@ -403,6 +403,24 @@ inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const 
     return rl;
 }
 
+// The last step of a statistic whose 32 lane partials are lane-striped registers at `warp`
+// (gpu_warp_partials' RVar rl over them): lanes 0..7 each combine 4 partials, read by
+// shfl.sync.down by 8, 16 and 24, and then every lane (s, computed where it is read) combines
+// those 8, read by shfl.sync.idx: 11 shuffles and 11 combines a lane, against 32 and 32 when every
+// lane reads all 32 partials, which made the statistics most of the instructions of a 16-bit row
+// of 256 (8 elements a lane). All 32 lanes run the down shuffles, as shfl.sync requires; lanes
+// 8..31 discard theirs. A deeper tree is left out: a stage of 2 lanes is the one that Halide 21
+// miscompiles (HALIDE-CUDA-NOTES.md, the log-tree of Funcs).
+inline void gpu_lane_tree(Func s, const RVar &rl, const LoopLevel &warp) {
+    RVar lo{s.name() + "_lo"}, li{s.name() + "_li"};
+    Var w{s.name() + "_w"};
+    s.update().split(rl, lo, li, 8);
+    Func q = s.update().rfactor(li, w);
+    q.compute_at(warp).gpu_lanes(w);
+    q.update().reorder(lo, w).gpu_lanes(w).unroll(lo);
+    s.update().unroll(li);
+}
+
 // A statistic reduced by one warp a row, its partials in shared memory and its last step by one
 // thread a row (gpu_rows_final), at `block` (gpu_warp_rows_block). Any number of stages may read
 // it (softmax's max is read by the sum's pass and by the output).
@@ -413,13 +431,13 @@ inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const V
 
 // A statistic reduced by one warp a row through warp shuffles (HALIDE-CUDA-NOTES.md's one-warp
 // form): the partials lane-striped in registers at `warp` (gpu_warp_rows' level), s computed
-// inside the output's lane loop (`lane`), where each lane reads the 32 partials by
-// shfl.sync.idx. Only the output may read s: a statistic that another pass reads (softmax's
+// inside the output's lane loop (`lane`), where each lane combines the 32 partials
+// (gpu_lane_tree). Only the output may read s: a statistic that another pass reads (softmax's
 // max) would need a second copy inside that pass's lane loop, and a copy of an rfactored Func
 // (clone_in) still refers to the original in Halide 21.
 inline void gpu_warp_stat_shfl(Func s, const RVar &r, const LoopLevel &warp, const LoopLevel &lane,
                                const Var &row, int V, int steps = 0, int bucket = 0) {
-    gpu_warp_partials(s, r, warp, row, V, true, steps, bucket);
+    gpu_lane_tree(s, gpu_warp_partials(s, r, warp, row, V, true, steps, bucket), warp);
     s.compute_at(lane);
 }
 
@@ -439,13 +457,12 @@ inline LoopLevel gpu_warp_regs(Func f, const Var &i, const LoopLevel &warp, int 
 }
 
 // A statistic of the register form: each lane's partial from its registers (lane-striped at
-// `warp`), then the 32 read by shuffles inside `lane`, the lane loop of the one stage that reads
-// it (an unrolled loop of 32 shfl.sync.idx, so that they are issued back to back).
+// `warp`), then the 32 combined by shuffles (gpu_lane_tree) inside `lane`, the lane loop of the
+// one stage that reads it.
 inline void gpu_warp_stat_in(Func s, const RVar &r, const LoopLevel &warp, const LoopLevel &lane,
                              const Var &row, int V, int B) {
-    const RVar last = gpu_warp_partials(s, r, warp, row, V, true, 0, B);
+    gpu_lane_tree(s, gpu_warp_partials(s, r, warp, row, V, true, 0, B), warp);
     s.compute_at(lane);
-    s.update().unroll(last);
 }
 
 }  // namespace fuselab::rows

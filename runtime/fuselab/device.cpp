@@ -231,6 +231,10 @@ std::string take_halide_error() {
     return s;
 }
 
+void clear_halide_error() {
+    last_halide_error.clear();
+}
+
 std::string halide_error_code_name(int code) {
     switch (code) {
         case halide_error_code_out_of_memory:

@@ -102,6 +102,7 @@ private:
 };
 // The message of the last Halide runtime error on this thread ("" if none), and clearing it.
 std::string take_halide_error();
+void clear_halide_error();  // the same, with no string made (the lean call's path)
 void install_halide_error_handler();
 std::string halide_error_code_name(int code);
 }  // namespace detail

@@ -6,6 +6,8 @@
 #include <vector>
 
 #include "HalideRuntimeCuda.h"
+#include "fuselab/buffer_checks.h"
+#include "fuselab/call_plan.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
 
@@ -43,41 +45,6 @@ std::string expected_names(const halide_filter_metadata_t *md) {
     for (int i = 0; i < md->num_arguments; i++)
         s += (i ? ", " : "") + std::string(md->arguments[i].name);
     return s;
-}
-
-// The byte offsets [lo, hi] of the buffer's first and last elements from its base pointer.
-std::pair<int64_t, int64_t> byte_span(const halide_buffer_t *b) {
-    int64_t lo = 0, hi = 0;
-    for (int d = 0; d < b->dimensions; d++) {
-        const int64_t reach = int64_t(b->dim[d].extent - 1) * b->dim[d].stride;
-        (reach < 0 ? lo : hi) += reach;
-    }
-    const int64_t elem = b->type.bytes();
-    return {lo * elem, hi * elem + elem - 1};
-}
-
-bool spans_overlap(uint64_t a, const halide_buffer_t *ab, uint64_t b, const halide_buffer_t *bb) {
-    const auto [alo, ahi] = byte_span(ab);
-    const auto [blo, bhi] = byte_span(bb);
-    const int64_t a0 = int64_t(a) + alo, a1 = int64_t(a) + ahi;
-    const int64_t b0 = int64_t(b) + blo, b1 = int64_t(b) + bhi;
-    return a0 <= b1 && b0 <= a1;
-}
-
-// Whether two elements of the buffer share memory: sorted by |stride|, each dimension must step
-// past everything the smaller ones reach.
-bool self_overlapping(const halide_buffer_t *b) {
-    std::vector<std::pair<int64_t, int64_t>> dims;  // |stride|, extent
-    for (int d = 0; d < b->dimensions; d++) {
-        if (b->dim[d].extent > 1) dims.emplace_back(std::llabs(b->dim[d].stride), b->dim[d].extent);
-    }
-    std::sort(dims.begin(), dims.end());
-    int64_t reach = 0;
-    for (const auto &[stride, extent] : dims) {
-        if (stride <= reach) return true;
-        reach += stride * (extent - 1);
-    }
-    return false;
 }
 
 // "out 268435456" / "out 1920x1080x16": the output extents the variant was built and tuned for.
@@ -261,7 +228,7 @@ void validate(const Variant &v, const Bindings &args) {
                         " has a device handle but no CUDA device interface (fuselab's device "
                         "memory is CUDA's: halide_cuda_device_interface())");
         }
-        if (is_output(a) && self_overlapping(b)) {
+        if (is_output(a) && detail::self_overlapping(b)) {
             throw Error(who + ": " + what +
                         " has strides under which two elements share memory (a broadcast or "
                         "overlapping view); outputs need one element per address");
@@ -300,10 +267,11 @@ void validate(const Variant &v, const Bindings &args) {
         for (int j = 0; j < md->num_arguments; j++) {
             if (j == i || md->arguments[j].kind == halide_argument_kind_input_scalar) continue;
             const halide_buffer_t *other = args.at(md->arguments[j].name);
-            const bool host = out->host && other->host &&
-                              spans_overlap(uint64_t(out->host), out, uint64_t(other->host), other);
+            const bool host =
+                out->host && other->host &&
+                detail::spans_overlap(uint64_t(out->host), out, uint64_t(other->host), other);
             const bool device = out->device && other->device &&
-                                spans_overlap(out->device, out, other->device, other);
+                                detail::spans_overlap(out->device, out, other->device, other);
             if (host || device) {
                 throw Error(who + ": output '" + md->arguments[i].name + "' shares memory with " +
                             role(md->arguments[j]) + " '" + md->arguments[j].name +
@@ -318,6 +286,20 @@ void validate(const Variant &v, const Bindings &args) {
 }
 
 void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
+    // The lean call where every argument is bound by name and nothing else is (call_plan.h);
+    // otherwise validate() words what is wrong, and the general path below runs the rest.
+    const CallPlan &plan = call_plan(v);
+    constexpr int kArgs = 16;
+    if (plan.lean() && plan.num_args() <= kArgs && args.size() == size_t(plan.num_args())) {
+        halide_buffer_t *ordered[kArgs];
+        bool all = true;
+        for (int i = 0; i < plan.num_args() && all; i++) {
+            auto it = args.find(v.metadata()->arguments[i].name);
+            all = it != args.end();
+            if (all) ordered[i] = it->second;
+        }
+        if (all) return plan.invoke(ordered, stream);
+    }
     validate(v, args);
     const halide_filter_metadata_t *md = v.metadata();
     std::vector<void *> argv(md->num_arguments);
@@ -347,34 +329,36 @@ void invoke(const Variant &v, const Bindings &args, CudaStream stream) {
         detail::ScopedStream on(v.is_cuda() ? stream : nullptr);
         code = v.argv(argv.data());
     }
-    std::string msg = detail::take_halide_error();
-    if (code != 0) {
-        if (code == halide_error_code_access_out_of_bounds && *v.autoscheduler)
-            throw Refusal(autoscheduled_refusal(v));
-        // An autoscheduler's grid past the device's limits (rmsnorm_residual/auto at 262144 rows:
-        // cuLaunchKernel's CUDA_ERROR_INVALID_VALUE, 2026-12-02): a parameter error that leaves the
-        // context usable, and nothing was computed.
-        if (code == halide_error_code_gpu_device_error && *v.autoscheduler &&
-            msg.find("CUDA_ERROR_INVALID_VALUE cuLaunchKernel") != std::string::npos)
-            throw Refusal(autoscheduled_refusal(v) + " (" + msg + ")");
-        // A specialize_fail (a staged row past shared memory): validate() refuses those rows
-        // first, from the variant's declared row_limit; this is the kernel's own word for it.
-        if (code == halide_error_code_specialize_fail)
-            throw Refusal(v.name() + ": refuses these arguments: " + msg);
-        if (code == halide_error_code_constraint_violated) {
-            // "Constraint violated: a.stride.0 (2) == 1 (1)": a layout the kernel cannot take.
-            for (int i = 0; i < md->num_arguments; i++) {
-                const std::string arg = md->arguments[i].name;
-                if (msg.find("violated: " + arg + ".stride.") == std::string::npos) continue;
-                throw Error(v.name() + ": " + role(md->arguments[i]) + " '" + arg +
-                            "' has a layout this variant cannot take (" + msg +
-                            "; Halide dimension 0 is numpy's last); pass a dense copy "
-                            "(numpy.ascontiguousarray, tensor.contiguous())");
-            }
+    if (code != 0) detail::raise_call_error(v, code, detail::take_halide_error());
+}
+
+void detail::raise_call_error(const Variant &v, int code, std::string msg) {
+    const halide_filter_metadata_t *md = v.metadata();
+    if (code == halide_error_code_access_out_of_bounds && *v.autoscheduler)
+        throw Refusal(autoscheduled_refusal(v));
+    // An autoscheduler's grid past the device's limits (rmsnorm_residual/auto at 262144 rows:
+    // cuLaunchKernel's CUDA_ERROR_INVALID_VALUE, 2026-12-02): a parameter error that leaves the
+    // context usable, and nothing was computed.
+    if (code == halide_error_code_gpu_device_error && *v.autoscheduler &&
+        msg.find("CUDA_ERROR_INVALID_VALUE cuLaunchKernel") != std::string::npos)
+        throw Refusal(autoscheduled_refusal(v) + " (" + msg + ")");
+    // A specialize_fail (a staged row past shared memory): validate() refuses those rows first,
+    // from the variant's declared row_limit; this is the kernel's own word for it.
+    if (code == halide_error_code_specialize_fail)
+        throw Refusal(v.name() + ": refuses these arguments: " + msg);
+    if (code == halide_error_code_constraint_violated) {
+        // "Constraint violated: a.stride.0 (2) == 1 (1)": a layout the kernel cannot take.
+        for (int i = 0; i < md->num_arguments; i++) {
+            const std::string arg = md->arguments[i].name;
+            if (msg.find("violated: " + arg + ".stride.") == std::string::npos) continue;
+            throw Error(v.name() + ": " + role(md->arguments[i]) + " '" + arg +
+                        "' has a layout this variant cannot take (" + msg +
+                        "; Halide dimension 0 is numpy's last); pass a dense copy "
+                        "(numpy.ascontiguousarray, tensor.contiguous())");
         }
-        if (msg.empty()) msg = detail::halide_error_code_name(code);
-        throw Error(v.name() + ": " + msg + " (" + detail::halide_error_code_name(code) + ")");
     }
+    if (msg.empty()) msg = detail::halide_error_code_name(code);
+    throw Error(v.name() + ": " + msg + " (" + detail::halide_error_code_name(code) + ")");
 }
 
 namespace {

@@ -1,18 +1,19 @@
-// warp_regs_1k: one kernel, one warp a row, 4 rows a block, the row held in registers: rows of at
-// most 1024 elements (row_limit), each lane holding its 32 of them, as float32, twice (x widened,
-// then x less the row's mean). So the row is read from DRAM once. The sum and the sum of squares:
-// each lane's partial from its registers, then the 32 partials read by shfl.sync.idx (unrolled)
-// inside the lanes of the one stage that reads it (the sum in the centred row's, the sum of squares
-// in the output's). No shared memory, no barrier (rows_common.h: gpu_warp_regs, gpu_warp_stat_in;
-// rows_forms.h: gpu_warp_regs_rows). Specialized on rows of exactly 256, 512 or 1024 and on rows of
-// whole 32-lane steps, where every guard but one a step folds away (the PTX of those kernels:
-// 16-byte loads and stores only, no local memory). Wins at N = 256 to 1024 where the row is whole
-// 32-lane steps; H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s16 (d/, summary.txt;
-// copy 4.21): float32 N = 256 3.98 (warp_row 2.86; torch_compile 4.08 in the same call), 1024 3.99;
-// bfloat16 256 2.52 (warp_row 1.31), 1024 3.35; float16 256 2.75, 1024 3.80. Loses at N = 1000 (not
-// whole 32-lane steps): a guard an element, float32 2.71 against warp_row's 2.86; longer rows are
-// refused in words. The 32 shuffles a statistic are its cost against a butterfly's 5, which Halide
-// 21 lowers wrongly (HALIDE-CUDA-NOTES.md).
+// warp_regs_1k: one kernel, one warp a row, 4 rows a block, the row held in registers: rows of
+// at most 1024 elements (row_limit), each lane holding its 32 of them, as float32, twice (x
+// widened, then x less the row's mean). So the row is read from DRAM once. The sum and the sum
+// of squares: each lane's partial from its registers, then the 32 partials combined by 11
+// shuffles (rows_common.h: gpu_lane_tree) inside the lanes of the one stage that reads it. No
+// shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in; rows_forms.h: gpu_warp_regs_rows).
+// Specialized on rows of exactly 256, 512 or 1024 and on rows of whole 32-lane steps, where
+// every guard but one a step folds away (16-byte loads and stores only). Wins at N = 256 to 1024
+// where the row is whole 32-lane steps. results/runs/2026-12-03-h200-s17 (a/summary.txt: TB/s at
+// the minimum bytes, copy 4.21; a/ncu: Nsight Compute, results/rows_ncu.md): float32 N = 256
+// 4.11 (torch_compile 4.10), 1024 3.99 (4.10); bfloat16 256 3.11 (3.92), 1024 3.52 (3.91);
+// float16 256 3.69, 1024 3.83. The 16-bit rows are issue-bound: bfloat16 N = 256 runs 30
+// instructions an element at 85% occupancy, top stalls not_selected and long_scoreboard. Before
+// the shuffle tree (32 shfl.idx a statistic) bfloat16 N = 256 ran 2.52. At N = 1000 (not whole
+// 32-lane steps: a guard an element) it still leads, but slowly: float32 3.38 (warp_row 2.93),
+// bfloat16 1.99 (warp_row 1.60). Longer rows are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
 // summary: one warp a row, 4 rows a block, rows of at most 1024 held in registers
