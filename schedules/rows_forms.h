@@ -51,6 +51,7 @@ struct Form {
     int out_steps = 0;    // ... in the output's pass (0: rows_common's)
     bool staged = false;  // the row in shared memory
     int bucket = 0;       // rows cut by a constant B (rows_common.h: split_row), 0: by steps
+    int staged_bytes = 0;  // staged: the bytes of rows a block holds at most (0: kStagedBytes)
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
@@ -61,8 +62,11 @@ struct Form {
     }
 };
 
-// The shared-memory bytes a staged form's rows take at most (Halide 21 launches with the default
-// 48 KB a block; the rest holds the reductions' partials).
+// The shared-memory bytes a staged form's rows take at most by default: 40 KB of the 48 KB a
+// kernel may take unless its limit is raised (the rest holds the reductions' partials). Halide 21
+// never raises it; fuselab's runtime does, at the launch, for a kernel that asks for more
+// (device.cpp: launch_kernel), so a form may hold up to Form::staged_bytes (the H200 allows 227 KB
+// a block).
 constexpr int kStagedBytes = 40960;
 
 // The staged rows of a block (warp form) at `block`: the 32 lanes side by side over each row, the
@@ -86,8 +90,9 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     const int U = form.steps, UO = form.out_steps, B = form.bucket;
     // A staged form holds only rows that fit in shared memory; longer ones are refused (below).
     const int rows = form.kind == Form::Block ? 1 : form.rows;
+    const int staged_bytes = form.staged_bytes > 0 ? form.staged_bytes : kStagedBytes;
     const Expr fits =
-        form.staged ? f.n * f.type.bytes() * rows <= kStagedBytes : Internal::const_true();
+        form.staged ? f.n * f.type.bytes() * rows <= staged_bytes : Internal::const_true();
     if (form.kind == Form::Block) {
         const int T = form.threads;
         const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO, B);
@@ -118,7 +123,7 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         f.out.specialize(fits);
         f.out.specialize_fail(form.name() + " keeps " + std::to_string(rows) +
                               " rows in shared memory: rows of at most " +
-                              std::to_string(kStagedBytes / rows / f.type.bytes()) +
+                              std::to_string(staged_bytes / rows / f.type.bytes()) +
                               " elements of this type");
     }
     wide_accesses(g, target);

@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <initializer_list>
 #include <mutex>
 #include <utility>
@@ -19,10 +20,13 @@ using CUdevice = int;
 using CUcontext = void *;  // as HalideRuntimeCuda.h passes it
 using CUstream = void *;
 using CUevent = void *;
+using CUfunction = void *;
 using CUdeviceptr = unsigned long long;       // as cuda.h defines it on 64-bit hosts
 constexpr CUresult kCudaErrorNotReady = 600;  // CUDA_ERROR_NOT_READY
 constexpr unsigned kEventDefault = 0;         // CU_EVENT_DEFAULT: timing enabled
 constexpr CUstream kLegacyStream = nullptr;   // stream 0: the legacy default stream
+constexpr int kMaxDynamicSharedBytes = 8;     // CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+constexpr unsigned kDefaultSharedBytes = 48 * 1024;  // what a kernel may take unless raised
 
 struct Driver {
     void *lib = nullptr;
@@ -50,6 +54,12 @@ struct Driver {
     CUresult (*cuMemsetD32Async)(CUdeviceptr, unsigned, size_t, CUstream) = nullptr;
     CUresult (*cuStreamSynchronize)(CUstream) = nullptr;
     std::string timing_missing;
+
+    // Halide's launches go through launch_kernel (below), which may raise a kernel's shared
+    // memory limit first; both optional (a driver without them runs Halide's own path).
+    CUresult (*cuLaunchKernel)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,
+                               unsigned, unsigned, CUstream, void **, void **) = nullptr;
+    CUresult (*cuFuncSetAttribute)(CUfunction, int, int) = nullptr;
 };
 
 Driver &driver() {
@@ -96,6 +106,11 @@ void resolve_timing_entry_points() {
     resolve_optional(d.cuMemFree, {"cuMemFree_v2"});
     resolve_optional(d.cuMemsetD32Async, {"cuMemsetD32Async"});
     resolve_optional(d.cuStreamSynchronize, {"cuStreamSynchronize"});
+    // Not timing's: both or neither, without a word in timing_missing.
+    d.cuLaunchKernel = reinterpret_cast<decltype(d.cuLaunchKernel)>(dlsym(d.lib, "cuLaunchKernel"));
+    d.cuFuncSetAttribute =
+        reinterpret_cast<decltype(d.cuFuncSetAttribute)>(dlsym(d.lib, "cuFuncSetAttribute"));
+    if (!d.cuLaunchKernel || !d.cuFuncSetAttribute) d.cuLaunchKernel = nullptr;
 }
 
 CudaStatus probe() {
@@ -176,8 +191,31 @@ void record_halide_error(void *, const char *msg) {
 
 }  // namespace
 
+namespace {
+// Halide 21 gives every kernel its shared memory as dynamic shared memory, sized at the launch,
+// and never raises a kernel's limit past the default 48 KB, so a launch asking for more fails
+// (CUDA_ERROR_INVALID_VALUE). Its cuLaunchKernel, resolved through halide_cuda_get_symbol, is
+// this one: past 48 KB it first raises the kernel's limit to what the launch asks (the driver
+// refuses past the device's opt-in maximum, 227 KB on the H200, and that error is the launch's).
+// The staged row strategies hold rows up to 192 KB so (rows_forms.h: Form::staged_bytes).
+CUresult launch_kernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                       unsigned by, unsigned bz, unsigned shared, CUstream stream, void **params,
+                       void **extra) {
+    Driver &d = driver();
+    if (shared > kDefaultSharedBytes && d.cuFuncSetAttribute) {
+        if (CUresult r = d.cuFuncSetAttribute(f, kMaxDynamicSharedBytes, static_cast<int>(shared)))
+            return r;
+    }
+    return d.cuLaunchKernel(f, gx, gy, gz, bx, by, bz, shared, stream, params, extra);
+}
+}  // namespace
+
 extern "C" void *halide_cuda_get_symbol(void *, const char *name) {
-    return driver().lib ? dlsym(driver().lib, name) : nullptr;
+    Driver &d = driver();
+    if (!d.lib) return nullptr;
+    if (std::strcmp(name, "cuLaunchKernel") == 0 && d.cuLaunchKernel)
+        return reinterpret_cast<void *>(&launch_kernel);
+    return dlsym(d.lib, name);
 }
 
 const CudaStatus &cuda_status() {

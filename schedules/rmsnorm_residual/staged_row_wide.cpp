@@ -1,0 +1,26 @@
+// staged_row_wide: one kernel, one row a block of 512 threads, the row read from DRAM once into
+// shared memory in its storage type (16 bytes a thread a step) and cut into constant chunks of
+// 8192 elements (rows_forms.h: Form::staged, Form::bucket): h = x + residual staged (read from x
+// and residual once, h stored beside the output), the sum of h^2 from it, then the output.
+// Unlike staged_row_2k it holds rows of up to 192 KB (row_limit below; longer rows are refused
+// in words): past 48 KB a block, fuselab's runtime raises the kernel's shared-memory limit at
+// the launch, which Halide 21 never does (device.cpp: launch_kernel). So rows too long for
+// staged_row_2k's 40 KB are read from DRAM once too, where block_row_wide reads them three times
+// and counts on the L2 for two. The cost: one to four blocks an SM (the row's bytes of 228 KB),
+// so the loads of one block's row overlap another's passes only where several fit. Bets on
+// float32 N = 10240 to 49152 and 16-bit N = 20480 to 98304; not yet timed.
+// targets: cuda
+// row_limit: 196608 bytes
+// summary: one row a block of 512 threads, the row staged once in shared memory up to 192 KB
+#include "row_funcs.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(RmsnormResidual, staged_row_wide) {
+    rows::Form form;
+    form.kind = rows::Form::Block, form.threads = 512, form.bucket = 8192, form.staged = true;
+    form.staged_bytes = 196608;
+    rows::gpu_rows(g, form, target);
+}
+
+}  // namespace fuselab
