@@ -493,6 +493,34 @@ def choice_section(targets, choice, overhead):
     return lines
 
 
+def issue28_targets(by_name):
+    """Issue 28's targets on the call_overhead records of one process (host us per call, by
+    path name): the torch ops against eager torch.add of the same run, fuselab.kernel with its
+    output given, and fuselab::invoke in C++ against Halide's own call in the same loop."""
+    out = []
+    add = next((v for k, v in by_name.items() if k.startswith("torch_eager_op add (one op)")), None)
+    two = next((v for k, v in by_name.items() if k.startswith("torch_eager_op relu(add)")), None)
+    for name in ("torch.ops.fuselab.add_relu", "torch.ops.fuselab.add_relu__fused__cuda"):
+        if name in by_name and add and two:
+            v = by_name[name]
+            out.append({"target": f"issue 28: {name} at most 1.35x eager torch.add of the same run, "
+                                  f"and below eager's two ops",
+                        "value": f"{v:.2f} us against add {add:.2f} (x{v / add:.2f}) and relu(add) "
+                                 f"{two:.2f}",
+                        "held": v <= 1.35 * add and v < two})
+    name = "fuselab.kernel(add_relu, fused)"
+    if name in by_name:
+        out.append({"target": f"issue 28: {name}(a=, b=, out=) at most 8 us",
+                    "value": f"{by_name[name]:.2f} us", "held": by_name[name] <= 8})
+    argv, inv = by_name.get("C++ halide argv"), by_name.get("C++ fuselab::invoke")
+    if argv and inv:
+        out.append({"target": "issue 28: fuselab::invoke from C++ at most 1 us above Halide's own "
+                              "call of the same pipeline function, in the same loop",
+                    "value": f"{inv:.2f} against {argv:.2f} us (+{inv - argv:.2f})",
+                    "held": inv - argv <= 1.0})
+    return out
+
+
 def issue22_targets(choice, overhead):
     """Issue 22's targets on this run, each {"target", "value", "held"}."""
     out = []
@@ -507,6 +535,7 @@ def issue22_targets(choice, overhead):
         v = by_name["torch.ops.fuselab.add_relu"]
         out.append({"target": "torch.ops.fuselab.add_relu at or below torch eager's two ops",
                     "value": f"{v:.2f} against {eager:.2f} us", "held": v <= eager})
+    out += issue28_targets(by_name)
     if choice:
         worst = max(choice, key=lambda c: c["regret"])
         out.append({"target": "the model's pick within 1.10x of the measured winner at every (workload, size), "

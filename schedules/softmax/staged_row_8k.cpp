@@ -1,0 +1,25 @@
+// staged_row_8k: one kernel, one row a block of 256 threads, the row read from DRAM once into
+// shared memory in its storage type (16 bytes a thread a step) and cut into constant chunks of
+// 8192 elements (rows_forms.h: Form::staged, Form::bucket): the max and the sum of exp(x - max)
+// reduced from the staged row, then the output from it. It holds rows of up to 192 KB (row_limit
+// below; longer rows are refused in words): past 48 KB a block, fuselab's runtime raises the
+// kernel's shared-memory limit at the launch, which Halide 21 never does (device.cpp:
+// launch_kernel). staged_row_wide's form with half its threads, so that where a row takes 64 KB
+// (float32 N = 16384) three blocks fit an SM by registers as well as by shared memory, and one
+// block's loads overlap another's passes. Bets on float32 N = 10240 to 24576; the 192 KB limit
+// is not yet timed.
+// targets: cuda
+// row_limit: 196608 bytes
+// summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB
+#include "row_funcs.h"
+
+namespace fuselab {
+
+FUSELAB_SCHEDULE(Softmax, staged_row_8k) {
+    rows::Form form;
+    form.kind = rows::Form::Block, form.threads = 256, form.bucket = 8192, form.staged = true;
+    form.staged_bytes = 196608;
+    rows::gpu_rows(g, form, target);
+}
+
+}  // namespace fuselab
