@@ -6,8 +6,12 @@
 // shared-memory limit at the launch, which Halide 21 never does (device.cpp: launch_kernel).
 // staged_row_wide's form with half its threads, so that where a row takes 64 KB (float32 N =
 // 16384) three blocks fit an SM by registers as well as by shared memory, and one block's loads
-// overlap another's passes. Bets on float32 N = 10240 to 24576; the 192 KB limit is not yet
-// timed.
+// overlap another's passes. Wins at float32 N = 16384 (3.57: block_row_4k 3.10, Liger 3.73) and
+// 24576 (3.15), and 16-bit 24576 and 32768 (bfloat16 2.45, 2.52; float16 2.86, 2.97). Loses at
+// 12288 (its last 8K chunk half empty: a guarded tail, float32 1.95 against block_row's 3.31).
+// The 16-bit rows stay issue-bound (staged_row_2k's profile, results/rows_ncu.md), at 0.58 to
+// 0.70 of the copy. H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17
+// (grid_summary.txt; copy 4.22).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB

@@ -7,8 +7,11 @@
 // launch_kernel). So rows too long for staged_row_2k's 40 KB are read from DRAM once too, where
 // block_row_wide reads them three times and counts on the L2 for two. The cost: one to four
 // blocks an SM (the row's bytes of 228 KB), so the loads of one block's row overlap another's
-// passes only where several fit. Bets on float32 N = 10240 to 49152 and 16-bit N = 20480 to
-// 98304; not yet timed.
+// passes only where several fit. Wins at float32 N = 32768 (3.14) and float16 65536 (2.39
+// against torch_compile's 2.22); bfloat16 65536 ties block_row_wide (1.98). Loses at float32
+// 16384 (2.82) to staged_row_8k, whose 256 threads fit three 64 KB rows an SM where its 512 fit
+// one. H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17 (grid_summary.txt; copy
+// 4.22).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 512 threads, the row staged once in shared memory up to 192 KB

@@ -8,8 +8,11 @@
 // a row takes 64 KB (float32 N = 16384) three blocks fit an SM by registers as well as by shared
 // memory, and one block's loads overlap another's passes. Under the 40 KB limit it had (s16) it
 // won at N = 16384 in the 16-bit types (bfloat16 3.79, float16 3.91 TB/s at the minimum bytes;
-// results/runs/2026-12-03-h200-s16). Bets on float32 N = 10240 to 24576; the 192 KB limit is not
-// yet timed.
+// results/runs/2026-12-03-h200-s16). Wins at 16-bit N = 16384 to 32768 (bfloat16 3.79, 3.71,
+// 3.64; float16 3.89, 3.81, 3.72; Liger 4.01 at 16384); float32 16384 3.95 (staged_row_wide
+// 3.99). Loses at 12288 (its last 8K chunk half empty: a guarded tail, float32 3.33) and at
+// 65536 16-bit to staged_row_wide (bfloat16 2.71 against 3.03). H200 TB/s at the minimum bytes,
+// results/runs/2026-12-03-h200-s17 (grid_summary.txt; copy 4.22).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB

@@ -7,8 +7,11 @@
 // the launch, which Halide 21 never does (device.cpp: launch_kernel). So rows too long for
 // staged_row_2k's 40 KB are read from DRAM once too, where block_row_wide reads them three times
 // and counts on the L2 for two. The cost: one to four blocks an SM (the row's bytes of 228 KB),
-// so the loads of one block's row overlap another's passes only where several fit. Bets on
-// float32 N = 10240 to 49152 and 16-bit N = 20480 to 98304; not yet timed.
+// so the loads of one block's row overlap another's passes only where several fit. Wins at
+// float32 N = 6144 and 16384 to 32768 (3.99, 3.97, 3.97: 0.94 of the copy; Liger 4.12 at 16384)
+// and 16-bit 65536 (bfloat16 3.03 against torch_compile's 2.98; float16 3.53, 0.84 of the copy,
+// against 3.02). H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17
+// (grid_summary.txt; copy 4.22).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 512 threads, the row staged once in shared memory up to 192 KB

@@ -6,8 +6,13 @@
 // kernel's shared-memory limit at the launch, which Halide 21 never does (device.cpp:
 // launch_kernel). staged_row_wide's form with half its threads, so that where a row takes 64 KB
 // (float32 N = 16384) three blocks fit an SM by registers as well as by shared memory, and one
-// block's loads overlap another's passes. Bets on float32 N = 10240 to 24576; the 192 KB limit
-// is not yet timed.
+// block's loads overlap another's passes. Wins at float32 N = 16384 (3.95, 0.94 of the copy:
+// block_row_wide 3.22, Liger 4.00 in the same session) and 24576 (3.30), and bfloat16 32768
+// (2.83). Loses where the last 8K chunk is partly empty: at 12288 its guarded tail runs an
+// element at a time (float32 2.20 against block_row_4k's 3.26); and at 16-bit 65536 (128 KB a
+// row) to staged_row_wide, which keeps more threads an SM busy (bfloat16 2.11 against 2.17).
+// H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17 (grid_summary.txt; copy
+// 4.22).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB

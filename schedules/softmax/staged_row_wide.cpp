@@ -7,8 +7,12 @@
 // (device.cpp: launch_kernel). So rows too long for staged_row_2k's 40 KB are read from DRAM
 // once too, where block_row_wide reads them three times and counts on the L2 for two. The cost:
 // one to four blocks an SM (the row's bytes of 228 KB), so the loads of one block's row overlap
-// another's passes only where several fit. Bets on float32 N = 10240 to 49152 and 16-bit N =
-// 20480 to 98304; not yet timed.
+// another's passes only where several fit. Wins at the 16-bit N = 24576 to 65536 (float16 65536
+// 2.56 against Liger's 2.24; bfloat16 2.17 against 2.45) and float32 32768 (3.09). At float32
+// 16384 (64 KB a row) its 512 threads of 81 registers fit one block an SM, so one block's loads
+// never overlap another's passes: 2.77, where staged_row_8k's 256 threads fit three blocks and
+// run 3.95. H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17 (grid_summary.txt;
+// copy 4.22).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 512 threads, the row staged once in shared memory up to 192 KB

@@ -23,14 +23,14 @@ print(f"copy {copy:.2f} TB/s (peers' call)")
 for p in ["softmax", "rmsnorm_residual", "layernorm"]:
     rows = collections.defaultdict(dict)
     for d in dirs:
-        path = f"{d}/grid_{p}.json"
-        if not os.path.exists(path):
-            continue
-        for r in json.load(open(path))["records"]:
-            if r.get("median_us") is None:
+        for path in (f"{d}/grid_{p}.json", f"{d}/staged8k_{p}.json"):
+            if not os.path.exists(path):
                 continue
-            k = (p, r["dtype"], int(r["size"].split("x")[0]))
-            rows[k].setdefault(r["name"], r["min_bytes"] / r["median_us"] / 1e6)
+            for r in json.load(open(path))["records"]:
+                if r.get("median_us") is None:
+                    continue
+                k = (p, r["dtype"], int(r["size"].split("x")[0]))
+                rows[k].setdefault(r["name"], r["min_bytes"] / r["median_us"] / 1e6)
     for k in sorted(rows):
         top = sorted(rows[k].items(), key=lambda kv: -kv[1])
         ours = " ".join(f"{a} {b:.2f}" for a, b in top[:3])
