@@ -263,6 +263,36 @@ TEST(Measured, AlignmentClassSeparatesRowsOfOtherDivisors) {
     EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("softmax").features[0].align_weight, 0.25);
 }
 
+// A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,
+// saying so; its own shapes, where near, come first; float32 has no twin.
+TEST(Measured, TheOther16BitTypeStandsInWhereNoShapeOfItsOwnIsNear) {
+    MeasuredPipeline p;
+    p.features = {{"N", "x", 0, 1.0}, {"M", "x", 1, 0.5}};
+    auto shape = [](const std::string &dtype, double n, double m, double warp, double block) {
+        MeasuredShape s;
+        s.target = "cuda", s.dtype = dtype;
+        s.size = std::to_string(int(n)) + "x" + std::to_string(int(m));
+        s.at = {n, m};
+        s.us = {{"warp_row", warp}, {"block_row", block}};
+        return s;
+    };
+    // bfloat16 measured at few rows (block_row wins) and many; float16 at many rows only.
+    p.shapes = {shape("bfloat16", 4096, 16, 9, 5), shape("bfloat16", 4096, 16384, 50, 60),
+                shape("float16", 4096, 16384, 50, 70)};
+    const std::vector<std::string> names = {"warp_row", "block_row"};
+    const auto few = pick_measured_or_twin(p, "cuda", "float16", {4099, 7}, names);
+    ASSERT_TRUE(few);
+    EXPECT_EQ(few->schedule, "block_row");
+    EXPECT_EQ(few->reason.rfind("no float16 shape near; bfloat16's: measured near: 4096x16", 0), 0u)
+        << few->reason;
+    const auto many = pick_measured_or_twin(p, "cuda", "float16", {4000, 16000}, names);
+    ASSERT_TRUE(many);
+    EXPECT_EQ(many->schedule, "warp_row");
+    EXPECT_EQ(many->reason.find("bfloat16"), std::string::npos) << many->reason;
+    EXPECT_FALSE(pick_measured_or_twin(p, "cuda", "float32", {4099, 7}, names));
+    EXPECT_FALSE(pick_measured(p, "cuda", "float16", {4099, 7}, names));
+}
+
 TEST(Measured, TableFromRowsAndLeaveOneOut) {
     std::vector<Measured> rows;
     for (int n : {256, 512, 1024, 2048, 4096, 8192}) {

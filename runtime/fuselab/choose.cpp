@@ -55,7 +55,7 @@ std::string cpu_name() {
 struct Key {
     std::string device, driver, build, pipeline, target, dtype, shapes;
     json to_json() const {
-        return {{"device", device}, {"driver", driver}, {"build", build}, {"pipeline", pipeline},
+        return {{"device", device}, {"driver", driver}, {"build", build},  {"pipeline", pipeline},
                 {"target", target}, {"dtype", dtype},   {"shapes", shapes}};
     }
 };
@@ -93,7 +93,8 @@ std::string shapes_of(const Bindings &args) {
     for (const auto &[name, b] : args) {  // std::map: sorted by name
         if (!b) continue;
         s += (s.empty() ? "" : " ") + name + ":";
-        for (int d = 0; d < b->dimensions; d++) s += (d ? "x" : "") + std::to_string(b->dim[d].extent);
+        for (int d = 0; d < b->dimensions; d++)
+            s += (d ? "x" : "") + std::to_string(b->dim[d].extent);
         // A storage type other than float32 is part of the shape: another variant runs it.
         if (!(b->type == halide_type_t(halide_type_float, 32))) s += ":" + type_name(b->type);
     }
@@ -125,10 +126,12 @@ bool well_formed(const json &doc) {
     if (!doc.is_object()) return false;
     const json version = doc.value("fuselab_tuning", json());
     if (!version.is_number_integer() || version.get<int>() != 1) return false;
-    const json records = doc.value("records", json::array()), models = doc.value("models", json::object());
+    const json records = doc.value("records", json::array()),
+               models = doc.value("models", json::object());
     if (!records.is_array() || !models.is_object()) return false;
     for (const json &r : records) {
-        if (!r.is_object() || !r.value("key", json()).is_object() || !r.value("winner", json()).is_string())
+        if (!r.is_object() || !r.value("key", json()).is_object() ||
+            !r.value("winner", json()).is_string())
             return false;
         for (const char *text : {"summary", "date"}) {
             if (r.contains(text) && !r[text].is_string()) return false;
@@ -176,7 +179,8 @@ void update_file(Change &&change) {
         }
     }
     const int lock = open((path + ".lock").c_str(), O_CREAT | O_RDWR | O_CLOEXEC, 0644);
-    if (lock < 0) throw Error("cannot write the tuning file " + path + ".lock: " + std::strerror(errno));
+    if (lock < 0)
+        throw Error("cannot write the tuning file " + path + ".lock: " + std::strerror(errno));
     flock(lock, LOCK_EX);
     bool foreign = false;
     json doc = read_file_unlocked(path, &foreign);
@@ -305,7 +309,8 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
             continue;
         } catch (const Error &e) {
             if (first_error.empty()) first_error = e.what();
-            if (typed_error.empty() && type_name(dtype_type(v.dtype)) == common) typed_error = e.what();
+            if (typed_error.empty() && type_name(dtype_type(v.dtype)) == common)
+                typed_error = e.what();
             continue;
         }
         if (!all && !predictable(v, args)) continue;
@@ -361,7 +366,8 @@ const CostModel &model_for(const std::string &device, std::string *where) {
             if (shipped.is_object()) {
                 for (const auto &[name, fit] : shipped.items()) {
                     if ((name.rfind("NVIDIA", 0) == 0) != gpu || !fit.is_object()) continue;
-                    made = {"shipped fit of " + name + ", not of this device", CostModel::from_json(fit.dump())};
+                    made = {"shipped fit of " + name + ", not of this device",
+                            CostModel::from_json(fit.dump())};
                     break;
                 }
             }
@@ -411,7 +417,8 @@ Choice model_choice(const std::string &device, const std::vector<const Variant *
 // The strategy the shapes measured nearest on this device favour, if any were measured near.
 std::optional<Choice> measured_choice(const std::string &device, const std::string &pipeline,
                                       const std::string &target, const std::string &dtype,
-                                      const std::vector<const Variant *> &cands, const Bindings &args) {
+                                      const std::vector<const Variant *> &cands,
+                                      const Bindings &args) {
     const auto &tables = shipped_measured();
     const auto t = tables.find(device);
     if (t == tables.end()) return std::nullopt;
@@ -419,7 +426,8 @@ std::optional<Choice> measured_choice(const std::string &device, const std::stri
     if (p == t->second.pipelines.end()) return std::nullopt;
     std::vector<std::string> names;
     for (const Variant *v : cands) names.push_back(v->schedule);
-    const auto pick = pick_measured(p->second, target, dtype, measured_features(p->second, args), names);
+    const auto pick =
+        pick_measured_or_twin(p->second, target, dtype, measured_features(p->second, args), names);
     if (!pick) return std::nullopt;
     for (const Variant *v : cands) {
         if (v->schedule == pick->schedule)
@@ -430,21 +438,23 @@ std::optional<Choice> measured_choice(const std::string &device, const std::stri
 
 void say(const std::string &pipeline, const Choice &c) {
     if (env_is("FUSELAB_VERBOSE", "1"))
-        std::fprintf(stderr, "fuselab: %s: %s (%s) %s\n", pipeline.c_str(), c.variant->name().c_str(),
-                     c.source.c_str(), c.reason.c_str());
+        std::fprintf(stderr, "fuselab: %s: %s (%s) %s\n", pipeline.c_str(),
+                     c.variant->name().c_str(), c.source.c_str(), c.reason.c_str());
 }
 
 }  // namespace
 
 std::string device_name(const std::string &target) {
-    if (resolve(target) == "cuda") return cuda_status().usable ? cuda_status().device : "no CUDA device";
+    if (resolve(target) == "cuda")
+        return cuda_status().usable ? cuda_status().device : "no CUDA device";
     static const std::string cpu = cpu_name();
     return cpu;
 }
 
 std::string tuning_file() {
     if (const char *f = std::getenv("FUSELAB_TUNING_FILE"); f && *f) return f;
-    if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/fuselab/tuning.json";
+    if (const char *x = std::getenv("XDG_CACHE_HOME"); x && *x)
+        return std::string(x) + "/fuselab/tuning.json";
     const char *home = std::getenv("HOME");
     return std::string(home && *home ? home : "/tmp") + "/.cache/fuselab/tuning.json";
 }
@@ -469,7 +479,8 @@ Choice choose(const std::string &pipeline, const Bindings &args, const ChooseOpt
     const std::string target = resolve(opt.target);
     const bool tune_now = opt.tune || env_is("FUSELAB_TUNE", "1");
     // This process's decisions, by pipeline, target and shapes: a call costs one lookup.
-    const std::string memo = pipeline + "|" + target + "|" + shapes_of(args) + (tune_now ? "|t" : "");
+    const std::string memo =
+        pipeline + "|" + target + "|" + shapes_of(args) + (tune_now ? "|t" : "");
     {
         std::lock_guard<std::mutex> lock(decisions_mutex);
         if (auto it = decisions.find(memo); it != decisions.end()) return it->second;
@@ -524,7 +535,8 @@ Choice tune(const std::string &pipeline, const Bindings &args, const std::string
             refused += std::string(refused.empty() ? "" : ", ") + v->schedule;
         }
     }
-    if (times.empty()) throw Error(pipeline + ": every strategy refused these arguments (" + refused + ")");
+    if (times.empty())
+        throw Error(pipeline + ": every strategy refused these arguments (" + refused + ")");
     std::stable_sort(times.begin(), times.end(),
                      [](const auto &a, const auto &b) { return a.first < b.first; });
     json per = json::object();
@@ -533,8 +545,8 @@ Choice tune(const std::string &pipeline, const Bindings &args, const std::string
     for (size_t i = 0; i < times.size(); i++) {
         per[times[i].second->schedule] = times[i].first;
         if (i < 4) {
-            std::snprintf(text, sizeof(text), "%s%s %.1f us", i ? ", " : "", times[i].second->schedule,
-                          times[i].first);
+            std::snprintf(text, sizeof(text), "%s%s %.1f us", i ? ", " : "",
+                          times[i].second->schedule, times[i].first);
             summary += text;
         }
     }
@@ -560,7 +572,8 @@ Choice tune(const std::string &pipeline, const Bindings &args, const std::string
     Choice c{times.front().second, "tuned now", "measured: " + summary};
     say(pipeline, c);
     std::lock_guard<std::mutex> lock(decisions_mutex);
-    for (const char *suffix : {"", "|t"}) decisions[pipeline + "|" + target + "|" + shapes_of(args) + suffix] = c;
+    for (const char *suffix : {"", "|t"})
+        decisions[pipeline + "|" + target + "|" + shapes_of(args) + suffix] = c;
     return c;
 }
 
@@ -574,8 +587,8 @@ void record_model(const CostModel &model) {
 double CostModel::predict_us(const std::string &pipeline, const std::string &schedule, int kernels,
                              double bytes) const {
     double e = 1;  // a strategy never measured anywhere: the pipeline's typical one, or all's
-    for (const std::string &k : {pipeline + "/" + schedule, "*/" + schedule, pipeline + "/*",
-                                 std::string("*")}) {
+    for (const std::string &k :
+         {pipeline + "/" + schedule, "*/" + schedule, pipeline + "/*", std::string("*")}) {
         if (auto it = efficiency.find(k); it != efficiency.end()) {
             e = it->second;
             break;
@@ -626,9 +639,11 @@ CostModel CostModel::fit(const std::string &device, const std::vector<CostSample
     const double all = logs.count("*") ? logs["*"].first / logs["*"].second : 0;
     m.efficiency["*"] = std::exp(all);
     for (const auto &[k, v] : logs) {
-        if (k == "*" || k.rfind("*/", 0) == 0 || k.size() < 2 || k.substr(k.size() - 2) == "/*") continue;
+        if (k == "*" || k.rfind("*/", 0) == 0 || k.size() < 2 || k.substr(k.size() - 2) == "/*")
+            continue;
         const std::string pipeline = k.substr(0, k.find('/')), schedule = k.substr(k.find('/') + 1);
-        const double pipeline_log = logs.count(pipeline + "/*") ? shrunk(pipeline + "/*", all) : all;
+        const double pipeline_log =
+            logs.count(pipeline + "/*") ? shrunk(pipeline + "/*", all) : all;
         const double schedule_log = shrunk("*/" + schedule, pipeline_log);
         m.efficiency[k] = std::exp(shrunk(k, schedule_log));
         m.efficiency["*/" + schedule] = std::exp(shrunk("*/" + schedule, all));
@@ -638,7 +653,8 @@ CostModel CostModel::fit(const std::string &device, const std::vector<CostSample
 }
 
 std::string CostModel::to_json() const {
-    return json{{"device", device}, {"launch_us", launch_us}, {"gbps", gbps}, {"efficiency", efficiency}}
+    return json{
+        {"device", device}, {"launch_us", launch_us}, {"gbps", gbps}, {"efficiency", efficiency}}
         .dump(1);
 }
 
@@ -654,7 +670,8 @@ CostModel CostModel::from_json(const std::string &text) {
     } catch (const json::exception &e) {
         throw Error(std::string("a malformed cost model: ") + e.what());
     }
-    if (!(m.launch_us >= 0) || !(m.gbps > 0)) throw Error("a cost model needs launch_us >= 0 and gbps > 0");
+    if (!(m.launch_us >= 0) || !(m.gbps > 0))
+        throw Error("a cost model needs launch_us >= 0 and gbps > 0");
     return m;
 }
 

@@ -24,7 +24,8 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
         throw Error("not a fuselab table of measured shapes ({\"fuselab_measured\": 1, ...})");
     std::map<std::string, MeasuredTable> out;
     try {
-        const json devices = doc.value("devices", json::object());  // named: items() must not dangle
+        const json devices =
+            doc.value("devices", json::object());  // named: items() must not dangle
         for (const auto &[device, t] : devices.items()) {
             MeasuredTable &table = out[device];
             table.device = device;
@@ -33,8 +34,9 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
             for (const auto &[pipeline, p] : pipelines.items()) {
                 MeasuredPipeline &mp = table.pipelines[pipeline];
                 for (const json &f : p.at("features")) {
-                    mp.features.push_back({f.at("name").get<std::string>(), f.at("arg").get<std::string>(),
-                                           f.at("dim").get<int>(), f.at("weight").get<double>(),
+                    mp.features.push_back({f.at("name").get<std::string>(),
+                                           f.at("arg").get<std::string>(), f.at("dim").get<int>(),
+                                           f.at("weight").get<double>(),
                                            f.value("align_weight", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
@@ -63,11 +65,17 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
         for (const auto &[name, p] : t.pipelines) {
             json features = json::array(), shapes = json::array();
             for (const MeasuredFeature &f : p.features)
-                features.push_back({{"name", f.name}, {"arg", f.arg}, {"dim", f.dim}, {"weight", f.weight},
+                features.push_back({{"name", f.name},
+                                    {"arg", f.arg},
+                                    {"dim", f.dim},
+                                    {"weight", f.weight},
                                     {"align_weight", f.align_weight}});
             for (const MeasuredShape &s : p.shapes) {
-                shapes.push_back({{"target", s.target}, {"dtype", s.dtype}, {"size", s.size},
-                                  {"at", s.at}, {"us", s.us}});
+                shapes.push_back({{"target", s.target},
+                                  {"dtype", s.dtype},
+                                  {"size", s.size},
+                                  {"at", s.at},
+                                  {"us", s.us}});
             }
             pipelines[name] = {{"features", features}, {"shapes", shapes}};
         }
@@ -80,8 +88,10 @@ const std::map<std::string, MeasuredTable> &shipped_measured() {
     static const std::map<std::string, MeasuredTable> tables = [] {
         try {
             return measured_from_json(kShippedMeasured);
-        } catch (const Error &e) {  // a build from a broken results/measured.json: the model decides
-            std::fprintf(stderr, "fuselab: warning: the shipped measured shapes are unusable: %s\n", e.what());
+        } catch (
+            const Error &e) {  // a build from a broken results/measured.json: the model decides
+            std::fprintf(stderr, "fuselab: warning: the shipped measured shapes are unusable: %s\n",
+                         e.what());
             return std::map<std::string, MeasuredTable>();
         }
     }();
@@ -152,15 +162,29 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     char text[96];
     pick.reason = "measured near:";
     for (size_t i = 0; i < near.size(); i++) {
-        std::snprintf(text, sizeof(text), "%s %s (%.2f away)", i ? "," : "", near[i].second->size.c_str(),
-                      near[i].first);
+        std::snprintf(text, sizeof(text), "%s %s (%.2f away)", i ? "," : "",
+                      near[i].second->size.c_str(), near[i].first);
         pick.reason += text;
     }
     pick.reason += "; time over the winner there:";
     for (size_t i = 0; i < ranked.size() && i < 4; i++) {
-        std::snprintf(text, sizeof(text), "%s %s %.2fx", i ? "," : "", ranked[i].second.c_str(), ranked[i].first);
+        std::snprintf(text, sizeof(text), "%s %s %.2fx", i ? "," : "", ranked[i].second.c_str(),
+                      ranked[i].first);
         pick.reason += text;
     }
+    return pick;
+}
+
+std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
+                                                  const std::string &target,
+                                                  const std::string &dtype,
+                                                  const std::vector<double> &at,
+                                                  const std::vector<std::string> &schedules) {
+    if (auto own = pick_measured(p, target, dtype, at, schedules)) return own;
+    const std::string twin = dtype == "float16" ? "bfloat16" : dtype == "bfloat16" ? "float16" : "";
+    if (twin.empty()) return std::nullopt;
+    auto pick = pick_measured(p, target, twin, at, schedules);
+    if (pick) pick->reason = "no " + dtype + " shape near; " + twin + "'s: " + pick->reason;
     return pick;
 }
 

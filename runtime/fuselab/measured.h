@@ -37,9 +37,9 @@ struct MeasuredFeature {
 int alignment_class(double n);
 
 struct MeasuredShape {
-    std::string target, dtype, size;       // size as the bench writes it ("1024x65536")
-    std::vector<double> at;                // each feature's extent
-    std::map<std::string, double> us;      // schedule -> median us, from one run
+    std::string target, dtype, size;   // size as the bench writes it ("1024x65536")
+    std::vector<double> at;            // each feature's extent
+    std::map<std::string, double> us;  // schedule -> median us, from one run
 };
 
 struct MeasuredPipeline {
@@ -59,7 +59,8 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
 
 // Where the nearest measured shapes are within kMeasuredNear (in weighted log2 units: 3 is a
 // factor of 8 in a feature of weight 1), the schedule among `schedules` that the nearest
-// kMeasuredNeighbours favour, and one line saying why. `skip_size`: a size whose shapes are not consulted (the leave-one-out table).
+// kMeasuredNeighbours favour, and one line saying why. `skip_size`: a size whose shapes are not
+// consulted (the leave-one-out table).
 struct MeasuredPick {
     std::string schedule, reason;
     double distance = 0;  // to the nearest shape
@@ -70,6 +71,17 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                                           const std::string &dtype, const std::vector<double> &at,
                                           const std::vector<std::string> &schedules,
                                           const std::string &skip_size = "");
+
+// pick_measured for `dtype`, else, where none of its own shapes is near, for its twin: the other
+// 16-bit type (same bytes an element), whose winner at the same shape was float16's at 47 of the
+// H200 grid's 48 row shapes, within 1.10x at all but one (results/runs/2026-12-03-h200-s17,
+// twin_check.txt); the reason then names the stand-in. Float32 has no twin: its winner at the
+// same shape was within 1.10x of float16's at 34 of 48.
+std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
+                                                  const std::string &target,
+                                                  const std::string &dtype,
+                                                  const std::vector<double> &at,
+                                                  const std::vector<std::string> &schedules);
 
 // The features of these arguments (empty if an argument the table reads is missing).
 std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args);
