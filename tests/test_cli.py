@@ -292,6 +292,33 @@ class BenchCommand(unittest.TestCase):
             self.assertLessEqual(r["rel_err"], 1e-6)
 
 
+class OverheadCommand(unittest.TestCase):
+    def test_each_layer_is_timed_after_a_checked_answer(self):
+        # `fuselab overhead`: add_relu/fused/cpu's answer checked first (a wrong one exits 1),
+        # then each C++ layer's host time per call as call_overhead records.
+        import json
+        out = os.path.join(tempfile.mkdtemp(), "overhead.json")
+        p = fuselab("overhead", "--target", "cpu", "--n", "1031", "--calls", "50", "--repeats",
+                    "3", "--json", out)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        with open(out) as f:
+            records = json.load(f)["records"]
+        self.assertEqual([r["name"] for r in records],
+                         ["C++ halide argv", "C++ fuselab::invoke", "C++ CallPlan::invoke",
+                          "C++ CallPlan::invoke (fresh outputs)"])
+        for r in records:
+            self.assertEqual((r["kind"], r["workload"], r["size"], r["device"]),
+                             ("call_overhead", "add_relu", "1031", "cpu"))
+            self.assertEqual(len(r["samples_us"]), 3)
+            self.assertGreater(r["host_us"], 0)
+            self.assertIn(f"{r['name'][4:]} ", p.stdout)
+
+    def test_bad_arguments_are_refused(self):
+        p = fuselab("overhead", "--target", "cpu", "--n", "0")
+        self.assertNotEqual(p.returncode, 0)
+        self.assertIn("--n", p.stderr)
+
+
 class Harness(unittest.TestCase):
     """tests/harness.py's sanitizer check, without a sanitizer: a report fails a run whatever its
     exit status, a clean refusal (exit 1, words on stderr) does not."""
