@@ -71,7 +71,9 @@ TEST(CallPlan, RefusesInValidatesWords) {
         {"output 'out' shares memory with input 'a'",
          {t.a.raw_buffer(), t.b.raw_buffer(), t.a.raw_buffer()}},
     };
-    for (const auto &[words, bufs] : cases) {
+    for (const auto &c : cases) {
+        const std::string &words = c.first;
+        const std::array<halide_buffer_t *, 3> &bufs = c.second;  // (no lambda captures a binding)
         const std::string msg = error_of([&] { t.call(bufs[0], bufs[1], bufs[2]); });
         EXPECT_NE(msg.find("add_relu/fused/cpu: " + words), std::string::npos) << msg;
         EXPECT_EQ(msg, t.validate_error(bufs[0], bufs[1], bufs[2]));
