@@ -74,6 +74,8 @@ for part in "$@"; do
         step "Python package (numpy)"; tail -3 "$OUT/python.log"
         python3 tests/test_torch.py > "$OUT/torch_tests.log" 2>&1
         step "Python package (torch)"; tail -4 "$OUT/torch_tests.log"
+        FUSELAB_LIBRARY=python/fuselab/libfuselab.so python3 tests/test_torch_ext.py > "$OUT/torch_ext_tests.log" 2>&1
+        step "torch ops' C++ kernels"; tail -3 "$OUT/torch_ext_tests.log"
         FUSELAB_LIBRARY=python/fuselab/libfuselab.so python3 tests/test_rows.py > "$OUT/rows_tests.log" 2>&1
         step "row reductions (Python, torch)"; tail -3 "$OUT/rows_tests.log"
         FUSELAB_LIBRARY=python/fuselab/libfuselab.so python3 tests/test_choose.py "$BIN/fuselab" > "$OUT/choose_tests.log" 2>&1

@@ -10,7 +10,10 @@ median of `--repeats` samples (kind "call_overhead", `name` the path, `host_us`)
 torch.ops.fuselab.add_relu (the pipeline, its output allocated), torch.ops.fuselab.add_relu__fused__T
 (one strategy, output allocated), fuselab.kernel (pipeline and strategy, output given),
 fuselab_invoke through ctypes with its arguments described once (the C ABI's own cost), and the
-peers: torch eager relu(add) (two ops), one torch.add, torch.empty_like.
+peers: torch eager relu(add) (two ops), one torch.add, torch.empty_like; then a row pipeline,
+softmax over [4, 1024] bfloat16, through its op and fuselab.kernel, beside torch.softmax. The
+torch ops run their C++ kernels (fuselab/_torch_ops.cpp) unless FUSELAB_TORCH_EXT=0 or they
+cannot be built: the meta's torch_ops_backend says which.
 """
 import argparse
 import ctypes
@@ -112,6 +115,18 @@ def main():
         out.fill_(float("nan"))
         fn(a=a, b=b, out=out)
         assert torch.allclose(out.double(), ref, rtol=1e-6, atol=1e-7)
+    # A row pipeline, as a transformer layer calls it: softmax over [4, 1024] bfloat16 rows.
+    x = (torch.rand(4, 1024, device=dev, generator=g) * 8 - 4).to(torch.bfloat16)
+    y = torch.full_like(x, float("nan"))
+    by_rows = fuselab.kernel("softmax", target=target)
+    row_ref = torch.softmax(x.double(), -1)
+    for got in (torch.ops.fuselab.softmax(x), by_rows(x=x, out=y)):
+        assert torch.allclose(got.double(), row_ref, rtol=2e-2, atol=1e-3), "softmax"
+    paths += [
+        ("torch.ops.fuselab.softmax [4, 1024] bfloat16", lambda: torch.ops.fuselab.softmax(x)),
+        ("fuselab.kernel(softmax) [4, 1024] bfloat16", lambda: by_rows(x=x, out=y)),
+        ("torch_eager_op softmax [4, 1024] bfloat16", lambda: torch.softmax(x, -1)),
+    ]
     records = []
     for name, fn in paths:
         med, samples = per_call_us(fn, opt.calls, opt.repeats, sync)
@@ -122,7 +137,9 @@ def main():
     chosen = getattr(by_pipeline, "chosen", None)
     meta = {"date": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()), "torch": torch.__version__,
             "device": torch.cuda.get_device_name() if dev == "cuda" else "cpu",
-            "pipeline_chose": chosen, "python": sys.version.split()[0]}
+            "pipeline_chose": chosen, "python": sys.version.split()[0],
+            "torch_ops_backend": fuselab.torch_ops.BACKEND,
+            "torch_ops_fallback_reason": fuselab.torch_ops.FALLBACK_REASON}
     with open(opt.json, "w") as f:
         json.dump({"meta": meta, "records": records}, f, indent=1)
     print(f"wrote {opt.json}")

@@ -2,7 +2,7 @@
 // Buffers are described, never copied here: host pointers become halide_buffer_t hosts, device
 // pointers become CUDA device handles with no host, exactly as PyTorch's own Halide backend
 // hands tensors to Halide.
-#include "fuselab_c.h"
+#include "fuselab/fuselab_c.h"
 
 #include <cstdio>
 #include <cstring>

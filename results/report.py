@@ -508,6 +508,13 @@ def issue28_targets(by_name):
                         "value": f"{v:.2f} us against add {add:.2f} (x{v / add:.2f}) and relu(add) "
                                  f"{two:.2f}",
                         "held": v <= 1.35 * add and v < two})
+    rows = by_name.get("torch.ops.fuselab.softmax [4, 1024] bfloat16")
+    eager = by_name.get("torch_eager_op softmax [4, 1024] bfloat16")
+    if rows and eager:
+        out.append({"target": "issue 28: torch.ops.fuselab.softmax on [4, 1024] bfloat16 at most "
+                              "1.35x eager torch.softmax of the same run",
+                    "value": f"{rows:.2f} us against {eager:.2f} (x{rows / eager:.2f})",
+                    "held": rows <= 1.35 * eager})
     name = "fuselab.kernel(add_relu, fused)"
     if name in by_name:
         out.append({"target": f"issue 28: {name}(a=, b=, out=) at most 8 us",

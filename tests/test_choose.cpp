@@ -131,6 +131,21 @@ TEST_F(ChooseTest, TypeMismatchNamesTheArgumentThatDisagrees) {
     } catch (const Error &e) {
         EXPECT_NE(std::string(e.what()).find("'w'"), std::string::npos) << e.what();
     }
+    // As many float32 arguments as bfloat16 ones (layernorm's x and out against w and b): x's
+    // type is the call's, so 'w' is named still (issue 28: a tie named x).
+    Halide::Runtime::Buffer<float> b(64);
+    b.fill(0.0f);
+    Bindings ln = {{"x", x.raw_buffer()},
+                   {"w", w.raw_buffer()},
+                   {"b", b.raw_buffer()},
+                   {"out", out.raw_buffer()}};
+    try {
+        choose("layernorm", ln, opt);
+        FAIL() << "no error";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("input 'w' has type float32"), std::string::npos)
+            << e.what();
+    }
 }
 
 // The fit recovers a launch cost and a bandwidth it was given, and its leave-one-out pick.

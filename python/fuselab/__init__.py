@@ -24,7 +24,7 @@ memory given to a CUDA variant is copied to the device and back. Outputs not giv
 as the same kind of object as the inputs, on the same device. Every failure raises
 ``fuselab.Error`` with the runtime's message, naming the variant and the problem.
 
-The package is pure Python over ``libfuselab.so`` (the C ABI in ../fuselab_c.h, built with the
+The package is pure Python over ``libfuselab.so`` (the C ABI in fuselab_c.h, built with the
 project), so it runs in any Python 3 with ctypes: the project's .venv, or a GPU machine's Python
 with PyTorch where nothing can be installed.
 """

@@ -30,7 +30,7 @@ import ctypes
 import re
 import sys
 
-from . import _lib
+from . import _lib, _torch_ext
 from ._arrays import (FAST, NUMPY_DATA, STORAGE_OF, STORAGE_TYPES, TORCH_TYPES, _NUMPY_META,
                       Slots, _is_numpy, _is_torch, _numpy_meta, allocate_like, from_address,
                       numpy_data, storage_name, stream_of, torch_meta, values)
@@ -309,6 +309,32 @@ class _Callable:
             flat[i] = _rows_view(o, rows, n, output, who, name)
         return flat, full
 
+    def _tensor_call(self, index, objs, stream):
+        """Every argument a torch tensor (or an output to allocate): variant `index` called
+        through the torch ops' C++ entry (_torch_ops.cpp: invoke), with no ctypes and no
+        description in Python. False where it declines or the runtime refuses (nothing ran): the
+        caller's path then runs the call, and words any refusal."""
+        invoke = _tensor_invoke()
+        if invoke is None or index is None:
+            return False
+        if any(o is None for o in objs):  # outputs to allocate, as _describe would
+            metas = [(0, o.shape) for o in objs[:self._n_in]]
+            for i in range(self._n_in, len(objs)):
+                if objs[i] is None:
+                    objs[i] = allocate_like(objs[0], self._output_shape(i, metas), self.name,
+                                            self._names[i])
+        if index not in _NAMED:
+            _NAMED.add(index)
+            _TENSOR_EXT[0].set_names(index, list(self._names))
+        handle = -1 if stream is None else (getattr(stream, "cuda_stream", stream) or 0)
+        return invoke(index, objs, handle)
+
+    def _tensors(self, objs):
+        """Whether every input is a torch tensor, and every output one or None."""
+        tensor = _FAST[1]
+        return type(objs[0]) is tensor and all(
+            type(o) is tensor or (o is None and i >= self._n_in) for i, o in enumerate(objs))
+
     def _error(self, msg):
         return Error(msg if msg.startswith(self.name) else f"{self.name}: {msg}")
 
@@ -504,6 +530,11 @@ class Kernel(_Callable):
         full = None
         if self.rows is not None:
             objs, full = self._rows_in(objs)
+        if not self._host_params and self._tensors(objs):
+            index = self._index if self._by_type is None else \
+                self._by_type.get(TORCH_TYPES.get(objs[0].dtype))
+            if self._tensor_call(index, objs, stream):
+                return self._result(objs if full is None else full)
         datas, metas, on_device, keep = self._describe(objs)
         index = self._index
         if self._by_type is not None:
@@ -521,6 +552,21 @@ class Kernel(_Callable):
             self._refuse_capture(index, objs, stream)
         self._invoke(index, base, err, on_device, objs, metas, stream)
         return self._result(objs if full is None else full)
+
+
+_TENSOR_EXT = [None, None, False]  # torch.ops.fuselab_ext, its invoke overload, whether tried
+_NAMED = set()  # the variant indices whose argument names the C++ entry holds
+
+
+def _tensor_invoke():
+    """torch.ops.fuselab_ext.invoke.default, loading the C++ entry on first use (_torch_ext:
+    built once, cached), or None where it cannot be had (the reason is torch_ops's warning)."""
+    if not _TENSOR_EXT[2]:
+        ext, _ = _torch_ext.get(sys.modules["torch"])
+        if ext is not None:
+            _TENSOR_EXT[0], _TENSOR_EXT[1] = ext, ext.invoke.default
+        _TENSOR_EXT[2] = True
+    return _TENSOR_EXT[1]
 
 
 # (pipeline, target, tune, dtype) -> {every argument's (device, shape, strides, type_code, bits):
@@ -545,6 +591,8 @@ class PipelineKernel(_Callable):
         self.dtype = dtype_name(dtype)
         self.schedule = None
         self.chosen = None
+        self.decision = None  # the last call's (variant index, .chosen, takes kernel parameters)
+        self._by_tensors = {}  # torch tensors' (dtype, shape, strides, is_cuda) -> decision
         self.name = f"{pipeline} on {self.target}" + (f" in {self.dtype}" if self.dtype else "")
         all_variants = _lib.info()["variants"]
         mine = [v for v in all_variants if v["pipeline"] == pipeline]
@@ -587,19 +635,31 @@ class PipelineKernel(_Callable):
         full = None
         if self.rows is not None:
             objs, full = self._rows_in(objs)
+        tkey = None
+        if self._tensors(objs):  # torch tensors, whose decision is known: the C++ entry
+            tkey = tuple([(o.dtype, o.shape, o.stride(), o.is_cuda) if o is not None else None
+                          for o in objs])
+            decision = self._by_tensors.get(tkey)
+            if decision is not None and self._tensor_call(decision[0], objs, stream):
+                self.chosen, self.decision = decision[1], decision
+                return self._result(objs if full is None else full)
         datas, metas, on_device, keep = self._describe(objs)
         base, err, empty = self._slots.fill(datas, metas)
         key = tuple(metas)  # every argument's device, shape, strides and element type
         decision = self._decisions.get(key)
         if decision is None:  # an empty call is never kept (fuselab_choose refuses it)
             if empty and self._empty_call(self._variant_of_type(metas[0]), metas, on_device):
-                self.chosen = None  # nothing ran
+                self.chosen = self.decision = None  # nothing ran
                 return self._result(objs if full is None else full)
             decision = self._choose(key, base, len(objs), objs)
-        self.chosen = decision[1]
+        self.chosen, self.decision = decision[1], decision
         if decision[2] and on_device:
             self._refuse_capture(decision[0], objs, stream)
         self._invoke(decision[0], base, err, on_device, objs, metas, stream)
+        if tkey is not None and not decision[2]:
+            if len(self._by_tensors) > 4096:
+                self._by_tensors.clear()
+            self._by_tensors[tkey] = decision
         return self._result(objs if full is None else full)
 
     def _variant_of_type(self, meta):

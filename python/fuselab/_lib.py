@@ -1,4 +1,4 @@
-"""Loading libfuselab.so and its C ABI (../fuselab_c.h) through ctypes."""
+"""Loading libfuselab.so and its C ABI (fuselab_c.h) through ctypes."""
 import ctypes
 import json
 import os

@@ -41,12 +41,29 @@ try:  # torch's own autograd kernel, the one register_autograd registers
 except ImportError:  # another torch: register_autograd itself, without the plain calls' path
     _make_autograd_impl = None
 
-from ._kernel import PipelineKernel, kernel, output_shapes_of, variants
+import warnings
+
+from . import _torch_ext
+from ._kernel import PipelineKernel, _host_params, kernel, output_shapes_of, variants
 from ._lib import Error
 
 _LIB = torch.library.Library("fuselab", "DEF")
 _OPS = {}
 _PIPELINE_KERNELS = {}  # (pipeline, target) -> the PipelineKernel its op calls
+_CHOSEN = {}  # (pipeline, target, variant index) -> .chosen of the call that decided it
+
+# The ops' kernels in C++ (_torch_ops.cpp), built on first use; else the Python kernels below,
+# with one warning saying why. BACKEND says which runs; FALLBACK_REASON why not C++.
+_EXT, FALLBACK_REASON = _torch_ext.get(torch)
+BACKEND = "c++" if _EXT is not None else "python"
+if _EXT is None:
+    warnings.warn(f"fuselab.torch_ops: the ops' C++ kernels are not available "
+                  f"({FALLBACK_REASON}); using the Python kernels, about 10 us more a call",
+                  RuntimeWarning, stacklevel=2)
+# How many calls the C++ kernels handed to their Python twins (not their fast path): for tests.
+TWIN_CALLS = [0]
+# _torch_ops.cpp's register_op flags.
+_ROWS, _SLOW_ONLY, _CUDA, _PIPELINE, _ROW_ARGS = 1, 2, 4, 8, 8
 
 
 def _schema_name(arg):
@@ -145,17 +162,37 @@ def _register_autograd(name, impl):
     _LIB.impl(name, autograd, "Autograd", with_keyset=True)
 
 
-def _define(name, pipeline, who, inputs, outputs, impl, rows=None, dtype=None):
-    """torch.ops.fuselab.<name>(inputs...) -> outputs: defined, implemented for CPU and CUDA by
-    `impl`, with its fake implementation (_fake_for) and a backward that raises."""
+def _define(name, pipeline, who, inputs, outputs, impl, rows=None, dtype=None, index=-1,
+            flags=0):
+    """torch.ops.fuselab.<name>(inputs...) -> outputs: defined, with its fake implementation
+    (_fake_for) and a backward that raises. Its CPU and CUDA kernels: with the C++ kernels,
+    theirs (register_op: variant `index`, -1 for a pipeline; `flags`), over a twin op
+    _py__<name> that `impl` implements, which they call for whatever their fast path does not
+    take; else `impl` itself."""
     args = ", ".join(f"Tensor {_schema_name(n)}" for n in inputs)
     result = "Tensor" if len(outputs) == 1 else "(" + ", ".join("Tensor" for _ in outputs) + ")"
     _LIB.define(f"{name}({args}) -> {result}")
-    _LIB.impl(name, impl, "CPU")
-    _LIB.impl(name, impl, "CUDA")
     torch.library.register_fake(f"fuselab::{name}",
                                 _fake_for(pipeline, who, inputs, outputs, rows, dtype), lib=_LIB)
-    _register_autograd(name, impl)
+    if _EXT is not None:
+        twin = f"_py__{name}"
+
+        def twin_impl(*tensors):
+            TWIN_CALLS[0] += 1
+            return impl(*tensors)
+
+        _LIB.define(f"{twin}({args}) -> {result}")
+        _LIB.impl(twin, twin_impl, "CPU")
+        _LIB.impl(twin, twin_impl, "CUDA")
+        for i in rows or ():
+            if i < len(inputs):
+                flags |= 1 << (_ROW_ARGS + i)
+        _EXT.register_op(name, index, list(inputs) + list(outputs), len(inputs),
+                         flags | (_ROWS if rows is not None else 0))
+    else:
+        _LIB.impl(name, impl, "CPU")
+        _LIB.impl(name, impl, "CUDA")
+        _register_autograd(name, impl)
     return getattr(torch.ops.fuselab, name)
 
 
@@ -174,8 +211,10 @@ def _register_variant(v):
         return call([*tensors, *outputs])
 
     name = op_name(k.pipeline, k.schedule, k.target, k.dtype)
+    flags = (_SLOW_ONLY if _host_params(k.record) else 0) | (_CUDA if k.target == "cuda" else 0)
     _OPS[(k.pipeline, k.schedule, k.target, k.dtype)] = _define(
-        name, k.pipeline, k.name, k.inputs, k.outputs, impl, k.rows, _TORCH_DTYPES[k.dtype])
+        name, k.pipeline, k.name, k.inputs, k.outputs, impl, k.rows, _TORCH_DTYPES[k.dtype],
+        k._index, flags)
 
 
 def _register_pipeline(pipeline, targets):
@@ -193,10 +232,16 @@ def _register_pipeline(pipeline, targets):
             raise Error(f"{pipeline}: no strategy is built for the device of its input "
                         f"'{any_k.inputs[0]}' ({tensors[0].device}); built for: "
                         f"{' '.join(sorted(kernels))}")
-        return k.call([*tensors, *outputs])
+        result = k.call([*tensors, *outputs])
+        decision = k.decision
+        if _EXT is not None and decision is not None and not decision[2]:
+            # the C++ kernel's fast path takes the next call of these inputs
+            _CHOSEN[(pipeline, k.target, decision[0])] = decision[1]
+            _EXT.remember(pipeline, decision[0], list(tensors))
+        return result
 
     _OPS[pipeline] = _define(pipeline, pipeline, pipeline, any_k.inputs, any_k.outputs, impl,
-                             any_k.rows)
+                             any_k.rows, flags=_PIPELINE)
 
 
 for _v in variants():
@@ -211,8 +256,15 @@ for _p in dict.fromkeys(v["pipeline"] for v in variants()):
 def chosen(pipeline, device="cpu"):
     """What torch.ops.fuselab.<pipeline> last ran on tensors of this device ("cpu" or "cuda"):
     the .chosen dict of its pipeline kernel, None before its first call there."""
-    k = _PIPELINE_KERNELS.get((pipeline, str(device).split(":")[0]))
-    return None if k is None else k.chosen
+    target = str(device).split(":")[0]
+    k = _PIPELINE_KERNELS.get((pipeline, target))
+    if k is None:
+        return None
+    if _EXT is not None:  # what the C++ kernel's fast path ran last, if it did
+        index = _EXT.last_chosen(pipeline, target == "cuda")
+        if index >= 0 and (pipeline, target, index) in _CHOSEN:
+            return _CHOSEN[(pipeline, target, index)]
+    return k.chosen
 
 
 def op(pipeline, schedule=None, target=None, dtype=None):

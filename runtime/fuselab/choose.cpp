@@ -286,8 +286,9 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
     std::vector<const Variant *> out;
     std::string first_error, typed_error, targets;
     bool known = false;
-    // The storage type most arguments have: where every strategy refuses, the error of that type's
-    // variant names the argument that disagrees (x bfloat16 and w float32: 'w', not 'x').
+    // The storage type of the first input (x of a row pipeline, whose type the call's storage
+    // type is), else the one most arguments have: where every strategy refuses, the error of that
+    // type's variant names the argument that disagrees (x bfloat16 and w float32: 'w', not 'x').
     std::map<std::string, int> types;
     for (const auto &[name, b] : args) {
         if (b) types[type_name(b->type)]++;
@@ -295,6 +296,17 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
     std::string common;
     for (const auto &[t, count] : types) {
         if (common.empty() || count > types[common]) common = t;
+    }
+    for (const Variant &v : variants()) {
+        if (v.pipeline != pipeline) continue;
+        const halide_filter_metadata_t *md = v.metadata();
+        for (int i = 0; i < md->num_arguments; i++) {
+            if (md->arguments[i].kind != halide_argument_kind_input_buffer) continue;
+            auto it = args.find(md->arguments[i].name);
+            if (it != args.end() && it->second) common = type_name(it->second->type);
+            break;
+        }
+        break;
     }
     for (const Variant &v : variants()) {
         if (v.pipeline != pipeline) continue;
