@@ -193,6 +193,9 @@ class Checks:
             y.fill_(float("nan"))
             self.assertIs(p(x=x, out=y), y)
             self.close(y, torch.softmax(x.double(), -1), "kernel(softmax)")
+        y.fill_(float("nan"))  # that decision, run by the C++ entry alone
+        self.assertGreaterEqual(_kernel._TENSOR_EXT[3](p._table, [x, y], -1), 0)
+        self.close(y, torch.softmax(x.double(), -1), "the C++ entry's decision")
 
     def test_eight_threads(self):
         failures = []

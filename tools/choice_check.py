@@ -7,6 +7,11 @@ strategy at that shape with `fuselab bench --size NxM --dtype D` (one run, so th
 same-run), and reports the pick's time over the winner's (the regret).
 
   python3 tools/choice_check.py BUILD/cli/fuselab --target cuda --json OUT.json [--budget S]
+      [--random K --seed S]
+
+--random K draws K shapes instead of SHAPES, none chosen by hand: N log-uniform in 200 .. 120000
+(odd and even alike), M rows making 2^20 .. 2^26 elements, each in all three pipelines, the
+storage type in turn; --seed repeats a draw.
 """
 import argparse
 import json
@@ -80,10 +85,22 @@ def main():
     ap.add_argument("--budget", type=float, default=0.05)
     ap.add_argument("--all-dtypes", action="store_true",
                     help="every storage type at every shape (default: one type a shape, in turn)")
+    ap.add_argument("--random", type=int, default=0, metavar="K")
+    ap.add_argument("--seed", type=int, default=None)
     opt = ap.parse_args()
     rng = np.random.default_rng(2026)
+    shapes = SHAPES
+    if opt.random:
+        seed = opt.seed if opt.seed is not None else int.from_bytes(os.urandom(4), "little")
+        draw = np.random.default_rng(seed)
+        shapes = []
+        for _ in range(opt.random):
+            n = int(round(np.exp(draw.uniform(np.log(200), np.log(120000)))))
+            m = max(1, int(round(2 ** draw.uniform(20, 26) / n)))
+            shapes.append((n, m))
+        print(f"random shapes, seed {seed}: {shapes}")
     cases = []
-    for i, (n, m) in enumerate(SHAPES):
+    for i, (n, m) in enumerate(shapes):
         for j, pipeline in enumerate(PIPELINES):
             for dtype in (DTYPES if opt.all_dtypes else [DTYPES[(i + j) % 3]]):
                 cases.append((pipeline, dtype, n, m))

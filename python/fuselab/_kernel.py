@@ -310,30 +310,40 @@ class _Callable:
         return flat, full
 
     def _tensor_call(self, index, objs, stream):
-        """Every argument a torch tensor (or an output to allocate): variant `index` called
+        """Every input a torch tensor, every output one or None (_tensors): variant `index` called
         through the torch ops' C++ entry (_torch_ops.cpp: invoke), with no ctypes and no
         description in Python. False where it declines or the runtime refuses (nothing ran): the
         caller's path then runs the call, and words any refusal."""
-        invoke = _tensor_invoke()
+        invoke = _TENSOR_EXT[1] if _TENSOR_EXT[2] else _tensor_invoke()
         if invoke is None or index is None:
             return False
-        if any(o is None for o in objs):  # outputs to allocate, as _describe would
-            metas = [(0, o.shape) for o in objs[:self._n_in]]
-            for i in range(self._n_in, len(objs)):
-                if objs[i] is None:
-                    objs[i] = allocate_like(objs[0], self._output_shape(i, metas), self.name,
-                                            self._names[i])
+        self._allocate(objs)
         if index not in _NAMED:
             _NAMED.add(index)
             _TENSOR_EXT[0].set_names(index, list(self._names))
-        handle = -1 if stream is None else (getattr(stream, "cuda_stream", stream) or 0)
-        return invoke(index, objs, handle)
+        return invoke(index, objs, -1 if stream is None else
+                      (getattr(stream, "cuda_stream", stream) or 0))
+
+    def _allocate(self, objs):
+        """The outputs left None allocated, as _describe would."""
+        metas = None
+        for i in range(self._n_in, len(objs)):
+            if objs[i] is None:
+                if metas is None:
+                    metas = [(0, o.shape) for o in objs[:self._n_in]]
+                objs[i] = allocate_like(objs[0], self._output_shape(i, metas), self.name,
+                                        self._names[i])
 
     def _tensors(self, objs):
         """Whether every input is a torch tensor, and every output one or None."""
         tensor = _FAST[1]
-        return type(objs[0]) is tensor and all(
-            type(o) is tensor or (o is None and i >= self._n_in) for i, o in enumerate(objs))
+        n_in = self._n_in
+        i = 0
+        for o in objs:
+            if type(o) is not tensor and (o is not None or i < n_in):
+                return False
+            i += 1
+        return True
 
     def _error(self, msg):
         return Error(msg if msg.startswith(self.name) else f"{self.name}: {msg}")
@@ -554,7 +564,9 @@ class Kernel(_Callable):
         return self._result(objs if full is None else full)
 
 
-_TENSOR_EXT = [None, None, False]  # torch.ops.fuselab_ext, its invoke overload, whether tried
+# torch.ops.fuselab_ext, its invoke, whether tried, its invoke_decided (the ops' callables)
+_TENSOR_EXT = [None, None, False, None]
+_TABLES = {}  # (pipeline, target, tune, dtype) -> (its C++ decision table, {index: decision})
 _NAMED = set()  # the variant indices whose argument names the C++ entry holds
 
 
@@ -563,8 +575,11 @@ def _tensor_invoke():
     built once, cached), or None where it cannot be had (the reason is torch_ops's warning)."""
     if not _TENSOR_EXT[2]:
         ext, _ = _torch_ext.get(sys.modules["torch"])
-        if ext is not None:
-            _TENSOR_EXT[0], _TENSOR_EXT[1] = ext, ext.invoke.default
+        if ext is not None:  # the overloads' own callables: one Python frame fewer a call
+            _TENSOR_EXT[0] = ext
+            _TENSOR_EXT[1] = getattr(ext.invoke.default, "_op", ext.invoke.default)
+            _TENSOR_EXT[3] = getattr(ext.invoke_decided.default, "_op",
+                                     ext.invoke_decided.default)
         _TENSOR_EXT[2] = True
     return _TENSOR_EXT[1]
 
@@ -592,7 +607,10 @@ class PipelineKernel(_Callable):
         self.schedule = None
         self.chosen = None
         self.decision = None  # the last call's (variant index, .chosen, takes kernel parameters)
-        self._by_tensors = {}  # torch tensors' (dtype, shape, strides, is_cuda) -> decision
+        # The C++ entry's table of the decisions on torch tensors (shared as _decisions is), and
+        # those decisions by variant index.
+        self._table, self._by_index = _TABLES.setdefault(
+            (pipeline, self.target, self.tune, self.dtype), (len(_TABLES), {}))
         self.name = f"{pipeline} on {self.target}" + (f" in {self.dtype}" if self.dtype else "")
         all_variants = _lib.info()["variants"]
         mine = [v for v in all_variants if v["pipeline"] == pipeline]
@@ -635,13 +653,13 @@ class PipelineKernel(_Callable):
         full = None
         if self.rows is not None:
             objs, full = self._rows_in(objs)
-        tkey = None
-        if self._tensors(objs):  # torch tensors, whose decision is known: the C++ entry
-            tkey = tuple([(o.dtype, o.shape, o.stride(), o.is_cuda) if o is not None else None
-                          for o in objs])
-            decision = self._by_tensors.get(tkey)
-            if decision is not None and self._tensor_call(decision[0], objs, stream):
-                self.chosen, self.decision = decision[1], decision
+        tensors = self._tensors(objs) and _tensor_invoke() is not None
+        if tensors:  # torch tensors: the C++ entry, where their decision is known there
+            self._allocate(objs)
+            index = _TENSOR_EXT[3](self._table, objs, -1 if stream is None else
+                                   (getattr(stream, "cuda_stream", stream) or 0))
+            if index >= 0:
+                self.chosen, self.decision = self._by_index[index][1], self._by_index[index]
                 return self._result(objs if full is None else full)
         datas, metas, on_device, keep = self._describe(objs)
         base, err, empty = self._slots.fill(datas, metas)
@@ -656,10 +674,12 @@ class PipelineKernel(_Callable):
         if decision[2] and on_device:
             self._refuse_capture(decision[0], objs, stream)
         self._invoke(decision[0], base, err, on_device, objs, metas, stream)
-        if tkey is not None and not decision[2]:
-            if len(self._by_tensors) > 4096:
-                self._by_tensors.clear()
-            self._by_tensors[tkey] = decision
+        if tensors and not decision[2]:
+            if decision[0] not in _NAMED:
+                _NAMED.add(decision[0])
+                _TENSOR_EXT[0].set_names(decision[0], list(self._names))
+            self._by_index[decision[0]] = decision
+            _TENSOR_EXT[0].decide(self._table, decision[0], objs)
         return self._result(objs if full is None else full)
 
     def _variant_of_type(self, meta):

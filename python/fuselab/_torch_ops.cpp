@@ -367,6 +367,36 @@ bool invoke_tensors(int64_t index, const std::vector<at::Tensor> &args, int64_t 
                   sizeof err) == 0;
 }
 
+// fuselab.kernel(pipeline)'s decisions on torch tensors, per table (a PipelineKernel's decision
+// cache): every argument's key_of -> the variant index its Python path chose.
+std::shared_mutex g_tables_mu;
+std::map<int64_t, std::map<Key, int64_t>> g_tables;
+
+// The decided variant for these arguments run as invoke_tensors runs it: its index, or -1 where
+// nothing was decided for them or the call declined (nothing ran: the caller's path runs it).
+int64_t invoke_decided(int64_t table, const std::vector<at::Tensor> &args, int64_t stream) {
+    for (const at::Tensor &t : args) {
+        if (!t.defined()) return -1;
+    }
+    int64_t index;
+    {
+        std::shared_lock<std::shared_mutex> lock(g_tables_mu);
+        auto t = g_tables.find(table);
+        if (t == g_tables.end()) return -1;
+        auto it = t->second.find(key_of(args));
+        if (it == t->second.end()) return -1;
+        index = it->second;
+    }
+    return invoke_tensors(index, args, stream) ? index : -1;
+}
+
+void decide(int64_t table, int64_t index, const std::vector<at::Tensor> &args) {
+    std::unique_lock<std::shared_mutex> lock(g_tables_mu);
+    std::map<Key, int64_t> &t = g_tables[table];
+    if (t.size() > 4096) t.clear();
+    t[key_of(args)] = index;
+}
+
 void set_names(int64_t index, std::vector<std::string> names) {
     std::lock_guard<std::mutex> lock(g_mu);
     g_names[index] = std::make_shared<const std::vector<std::string>>(std::move(names));
@@ -442,4 +472,6 @@ TORCH_LIBRARY(fuselab_ext, m) {
     m.def("current_stream(Tensor t) -> int", &current_stream);
     m.def("set_names(int index, str[] names) -> ()", &set_names);
     m.def("invoke(int index, Tensor[] args, int stream) -> bool", &invoke_tensors);
+    m.def("invoke_decided(int table, Tensor[] args, int stream) -> int", &invoke_decided);
+    m.def("decide(int table, int index, Tensor[] args) -> ()", &decide);
 }

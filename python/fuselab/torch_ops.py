@@ -15,7 +15,14 @@ called inside torch.compile'd code (fullgraph too) and captured into CUDA graphs
 The operators are functional (they return new outputs), defined with torch.library.Library
 ("fuselab", "DEF") and implemented for CPU and CUDA, with a fake implementation that sizes the
 outputs from the inputs' shapes (fuselab_output_shapes; a row pipeline's outputs are x's shape),
-so the compiler can trace them without running anything. A pipeline's op runs the strategy
+so the compiler can trace them without running anything. Their CPU, CUDA and Autograd kernels
+are C++ (_torch_ops.cpp, compiled on first import with torch.utils.cpp_extension and cached:
+_torch_ext.py): a call of the common kind (tensors with elements, of a storage type, on the
+variant's device; a pipeline whose strategy is known for these shapes) runs there without
+entering Python, and every other call goes to the op's Python twin torch.ops.fuselab._py__<op>,
+the kernel below, which decides and words errors as it always has. Where the C++ kernels cannot
+be built (no compiler, FUSELAB_TORCH_EXT=0), the Python kernels are the ops' own, with one
+warning saying why; BACKEND ("c++" or "python") and FALLBACK_REASON say which. A pipeline's op runs the strategy
 fuselab_choose picks for the tensors' shapes, dtype and device (CPU tensors: target cpu; CUDA
 tensors: cuda), the decision kept per shape as fuselab.kernel(pipeline) keeps it. Each runs on
 PyTorch's current stream.
