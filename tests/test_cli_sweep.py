@@ -89,7 +89,6 @@ SPECIAL_SIZES_1D = [7, 1021, 65537]
 SPECIAL = "special"
 
 LIMITS = harness.LIMITS
-LIMIT_WORDING = harness.LIMIT_WORDING
 
 
 def shapes_for(pipeline):
@@ -234,20 +233,18 @@ def sample_shapes(shapes, k, base_seed, name):
 
 
 def refusal(v, job, rc, stderr):
-    """(accepted, why): whether a non-zero exit is a refusal this variant declares."""
-    if job.default and v.limit != "row_length":  # a row held on chip may be shorter than it
-        return False, f"refused its own default size (exit {rc})"
-    if v.limit is None:
-        return False, (f"failed (exit {rc}); it declares no limit ({v.limit_from}), so it must run "
-                       f"every size")
-    wording = LIMIT_WORDING[v.limit]
-    missing = [w for w in (v.name,) + wording if w not in stderr]
-    if rc != 1 or missing:
-        raw = any(s in stderr for s in ("out of bounds", "before the min", "after the max"))
-        return False, (f"exit {rc}, not the refusal its declared limit '{v.limit}' words (exit 1 "
-                       f"with {' / '.join(repr(w) for w in (v.name,) + wording)}; missing "
-                       f"{missing})" + ("; Halide's raw bounds message" if raw else ""))
-    return True, ""
+    """(accepted, why): whether a non-zero exit is a refusal this variant declares: exit 1 with
+    the words of its declared limit (harness.refusal_problem, the rule every entry point's tests
+    share: a row held on chip may refuse the default size, nothing else may)."""
+    problem = harness.refusal_problem(v.name, v.limit, stderr, job.default)
+    if problem is None and rc == 1:
+        return True, ""
+    if problem is None:
+        problem = f"{v.name} refused in its limit's words, but a refusal exits 1"
+    elif v.limit is None:
+        problem += f" (no limit: {v.limit_from})"
+    raw = any(s in stderr for s in ("out of bounds", "before the min", "after the max"))
+    return False, f"exit {rc}: {problem}" + ("; Halide's raw bounds message" if raw else "")
 
 
 def run_one(exe, job, base_seed, workdir):
