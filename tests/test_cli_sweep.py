@@ -241,8 +241,6 @@ def refusal(v, job, rc, stderr):
         return True, ""
     if problem is None:
         problem = f"{v.name} refused in its limit's words, but a refusal exits 1"
-    elif v.limit is None:
-        problem += f" (no limit: {v.limit_from})"
     raw = any(s in stderr for s in ("out of bounds", "before the min", "after the max"))
     return False, f"exit {rc}: {problem}" + ("; Halide's raw bounds message" if raw else "")
 
