@@ -21,13 +21,13 @@ void Softmax::generate() {
     // torch's answer is NaN for the whole row where the row holds a NaN, or a +inf (inf - inf),
     // or is -inf everywhere (-inf - -inf); every other row's x - mx lies in [-inf, 0].
     if (tg.has_gpu_feature()) {
-        // CUDA: those rows become NaN by themselves: PTX's max may skip a NaN, but the NaN
-        // element's x - mx is NaN, ex2.approx keeps it, and so do the sum and every output of
-        // the row. No NaN test for LLVM's no-NaN flags to fold away.
+        // CUDA: those rows' sums become NaN by themselves: PTX's max may skip a NaN (and does,
+        // as max.f32: float_max_num), but the NaN element's x - mx is NaN, ex2.approx keeps it,
+        // and so does the sum; every other row's sum is in [1, N]. So the row is tested once, on
+        // 1 / sum's bits (bad, below), instead of each output element on its own.
         mx(row) = -std::numeric_limits<float>::infinity();
         mx(row) = max(mx(row), xf(r, row));
         mxf(row) = mx(row);
-        bad(row) = cast<bool>(false);
     } else {
         // x86: Halide's vector exp returns 0 for a NaN, so the row's NaN is made explicit. The
         // maximum is taken as floats (one vmaxps an element) beside the largest magnitude of the
@@ -58,7 +58,17 @@ void Softmax::generate() {
     sum(row) = 0.0f;
     sum(row) += ex(r, row);
     inv(row) = 1.0f / sum(row);
-    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned);
+    // CUDA: a row whose sum is a number has no NaN output (ex in [0, 1], inv in [1/N, 1]), so
+    // bfloat16, which tests for a NaN by hand, tests 1 / sum once (what the output reads); float32
+    // and float16 (by the hardware's conversion or float_to_half_bits) keep a NaN by themselves.
+    const bool gpu = tg.has_gpu_feature();
+    if (gpu && t == UInt(16)) {
+        const Expr bits = reinterpret<uint32_t>(inv(row)) & cast<uint32_t>(0x7fffffff);
+        bad(row) = bits > cast<uint32_t>(0x7f800000);
+    } else if (gpu) {
+        bad(row) = cast<bool>(false);
+    }
+    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned, gpu);
 
     // Every buffer starts at 0; out has x's extents.
     x.dim(0).set_min(0);

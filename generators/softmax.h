@@ -4,6 +4,7 @@
 #pragma once
 
 #include "fuselab/schedule_registry.h"
+#include "fuselab/wide_accesses.h"
 #include "storage.h"
 
 namespace fuselab {
@@ -32,7 +33,11 @@ public:
         out.set_type(storage_type(dtype));
     }
     void generate();
-    void schedule() { apply_schedule(*this, schedule_name, get_target()); }
+    // On CUDA the max may drop a NaN (generate(): the row's sum keeps it): max.f32.
+    void schedule() {
+        apply_schedule(*this, schedule_name, get_target());
+        float_max_num(*this, get_target());
+    }
 };
 
 }  // namespace fuselab

@@ -1,5 +1,6 @@
 // wide_accesses: a custom lowering pass that makes Halide 21's PTX backend load and store 8- and
-// 16-bit vectors of external buffers 16 bytes at a time.
+// 16-bit vectors of external buffers 16 bytes at a time, and widen bfloat16 vectors as words;
+// float_max_num: one that compiles a float max to max.f32.
 //
 // Why: CodeGen_PTX_Dev's native vector is 64 bits, so CodeGen_LLVM cuts every wider load or
 // store into 8-byte pieces with at most 8-byte alignment; only a 4 x 32-bit access is special-
@@ -60,6 +61,30 @@ class WideAccesses : public Halide::Internal::IRMutator {
         return reinterpret(op->type, wide);
     }
 
+    // A bfloat16 vector widened to float32 (storage.h: widen, a widening_shift_left of N x
+    // UInt(16) by 16 once lowered) becomes the same bytes as N / 2 32-bit words, each giving
+    // its low value by a shift and its high one by a mask, interleaved: one instruction an
+    // element, where the 16-bit lanes took two for every high value (PRMT, then IMAD; SASS of
+    // softmax/staged_row_2k, 2026-12-03).
+    Halide::Expr visit(const Halide::Internal::Call *op) override {
+        using namespace Halide;
+        Expr e = IRMutator::visit(op);
+        const auto *c = e.as<Internal::Call>();
+        if (!c || !c->is_intrinsic(Internal::Call::widening_shift_left)) return e;
+        const Expr &a = c->args[0];
+        const int n = a.type().lanes();
+        if (a.type().element_of() != UInt(16) || n < 2 || n % 2 != 0 ||
+            !Internal::is_const(c->args[1], 16)) {
+            return e;
+        }
+        const Type w = UInt(32, n / 2);
+        const auto *r = a.as<Internal::Reinterpret>();
+        const Expr words = r && r->value.type() == w ? r->value : reinterpret(w, a);
+        const Expr lo = words << Internal::make_const(w, 16);
+        const Expr hi = words & Internal::make_const(w, 0xffff0000u);
+        return Internal::Shuffle::make_interleave({lo, hi});
+    }
+
     Halide::Internal::Stmt visit(const Halide::Internal::Store *op) override {
         using namespace Halide;
         Expr index = mutate(op->index), value = mutate(op->value);
@@ -79,6 +104,29 @@ class WideAccesses : public Halide::Internal::IRMutator {
                                      op->alignment / sub);
     }
 };
+
+// A float max as PTX's max.f32 (libdevice's __nv_fmaxf: one FMNMX), where Halide 21 compiles
+// max(a, b) to a > b ? a : b (two instructions, FSETP and FSEL). max.f32 returns the other
+// operand where one is NaN, so only a pipeline that keeps a NaN some other way may use it
+// (softmax: the NaN element's x - max is NaN whatever the max is).
+class FloatMaxNum : public Halide::Internal::IRMutator {
+    using IRMutator::visit;
+
+    Halide::Expr visit(const Halide::Internal::Max *op) override {
+        using namespace Halide;
+        Expr a = mutate(op->a), b = mutate(op->b);
+        if (op->type.element_of() != Float(32)) return Internal::Max::make(a, b);
+        return Internal::Call::make(op->type, "__nv_fmaxf", {a, b}, Internal::Call::PureExtern);
+    }
+};
+
+// Adds FloatMaxNum to a generator's pipeline where its target is CUDA (call after the schedule).
+template <typename G>
+void float_max_num(G &g, const Halide::Target &target) {
+    if (target.has_feature(Halide::Target::CUDA)) {
+        g.get_pipeline().add_custom_lowering_pass(new FloatMaxNum);
+    }
+}
 
 // Adds the pass to a generator's pipeline, where its target is CUDA (call from schedule()).
 template <typename G>
