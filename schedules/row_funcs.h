@@ -20,7 +20,6 @@ inline RowFuncs row_funcs(Softmax &g, bool staged) {
             {g.mx, g.sum},
             staged ? g.x.in() : Func(),
             Func(),
-            g.ex,
             g.x.type(),
             g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.out)};
@@ -38,7 +37,6 @@ inline RowFuncs row_funcs(RmsnormResidual &g, bool /*staged*/) {
             {g.sumsq},
             g.hs,
             g.h,
-            Func(),
             g.x.type(),
             g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.residual, g.out, g.h)};
@@ -56,7 +54,6 @@ inline RowFuncs row_funcs(Layernorm &g, bool staged) {
             {g.sum, g.sumsq},
             staged ? g.x.in() : Func(),
             Func(),
-            g.xc,
             g.x.type(),
             g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.out)};

@@ -9,11 +9,6 @@
 //   staged (either form) the row read from DRAM once, into shared memory in its storage type
 //          (16 bytes a thread a step); the statistics and the output read it there; shipped as
 //          staged_row_2k and staged_row_8k, which declare their row limit (row_limit)
-//   keep   (block form, staged) the pointwise stage between the statistics (softmax's
-//          exp(x - max), layernorm's x less the mean) computed once an element into shared
-//          memory as float32, from which the last statistic and the output read it: the output
-//          pass no longer widens, subtracts and exponentiates (16-bit softmax at N = 4096 was
-//          issue-bound, results/rows_ncu.md); the cost is 4 more bytes of shared memory an element
 //   bucket (either form) the row cut by a constant B (rows_common.h: split_row), so that every
 //          loop of a row of at most B elements has a constant extent, as Triton's kernels have
 //          per power-of-two block; searched by gpu/bucket_search.sh, and shipped as
@@ -43,7 +38,6 @@ struct RowFuncs {
     std::vector<Func> stats;  // the row's statistics, each read by the ones after it and by out
     Func source;              // what a staged form keeps in shared memory: x.in(), or a stage
     Func second;              // a second output beside out (rmsnorm's h), or undefined
-    Func kept;                // the stage a `keep` form holds in shared memory, or undefined
     Type type;                // the storage type
     Expr n;                   // the row's length
     Expr aligned;             // every row of every buffer starts on a 16-byte boundary
@@ -51,20 +45,18 @@ struct RowFuncs {
 
 struct Form {
     enum Kind { Block, Warp } kind = Block;
-    int threads = 256;     // block: T threads a row
-    int rows = 8;          // warp: R rows (warps) a block
-    int steps = 0;         // vectors a thread unrolls in the statistics' passes (0: rows_common's)
-    int out_steps = 0;     // ... in the output's pass (0: rows_common's)
-    bool staged = false;   // the row in shared memory
-    int bucket = 0;        // rows cut by a constant B (rows_common.h: split_row), 0: by steps
+    int threads = 256;    // block: T threads a row
+    int rows = 8;         // warp: R rows (warps) a block
+    int steps = 0;        // vectors a thread unrolls in the statistics' passes (0: rows_common's)
+    int out_steps = 0;    // ... in the output's pass (0: rows_common's)
+    bool staged = false;  // the row in shared memory
+    int bucket = 0;       // rows cut by a constant B (rows_common.h: split_row), 0: by steps
     int staged_bytes = 0;  // staged: the bytes of rows a block holds at most (0: kStagedBytes)
-    bool keep = false;     // staged block form: RowFuncs::kept in shared memory as float32
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
         s += "_u" + std::to_string(steps) + "_o" + std::to_string(out_steps);
         if (staged) s += "_staged";
-        if (keep) s += "_keep";
         if (bucket > 0) s += "_b" + std::to_string(bucket);
         return s;
     }
@@ -99,15 +91,13 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     // A staged form holds only rows that fit in shared memory; longer ones are refused (below).
     const int rows = form.kind == Form::Block ? 1 : form.rows;
     const int staged_bytes = form.staged_bytes > 0 ? form.staged_bytes : kStagedBytes;
-    const bool keep = form.keep && form.staged && form.kind == Form::Block && f.kept.defined();
-    const int row_bytes = f.type.bytes() + (keep ? 4 : 0);  // shared bytes an element
-    const Expr fits = form.staged ? f.n * row_bytes * rows <= staged_bytes : Internal::const_true();
+    const Expr fits =
+        form.staged ? f.n * f.type.bytes() * rows <= staged_bytes : Internal::const_true();
     if (form.kind == Form::Block) {
         const int T = form.threads;
         const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO, B);
         if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO, B);
         if (form.staged) gpu_stage_row(f.source, block, T, V, U, B);
-        if (keep) gpu_stage_row(f.kept, block, T, V, U, B);
         for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
         // A bucket: rows of at most B, where every cut of the row is a constant (split_row).
         if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
@@ -133,7 +123,7 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         f.out.specialize(fits);
         f.out.specialize_fail(form.name() + " keeps " + std::to_string(rows) +
                               " rows in shared memory: rows of at most " +
-                              std::to_string(staged_bytes / rows / row_bytes) +
+                              std::to_string(staged_bytes / rows / f.type.bytes()) +
                               " elements of this type");
     }
     wide_accesses(g, target);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# s19's first call on the H200 (after `bash gpu/carry.sh`; carry .carry): the 16-bit rows'
-# instruction cuts (bfloat16 widened as 32-bit words, softmax's max as max.f32 and its bfloat16
-# NaN test once a row) and the staged_keep strategies (exp(x - max), or x less the mean, kept in
-# shared memory as float32).
+# s19's first call on the H200 (after `bash gpu/carry.sh`; carry .carry; commit 6148ae0): the
+# 16-bit rows' instruction cuts (bfloat16 widened as 32-bit words, softmax's max as max.f32 and its
+# bfloat16 NaN test once a row) and the staged_keep strategies (exp(x - max), or x less the mean,
+# kept in shared memory as float32). The staged_keep variants were wrong at short rows and crashed
+# the CUDA context of the row tests (notes.txt); they were retired, and b.sh checks again.
 #   1. the row tests: every row variant against float64 (fuselab_tests, NaN and inf rows among
 #      them), the CLI sweep of the row pipelines on CUDA, tests/test_rows.py (Python, torch);
 #   2. every fused strategy of softmax and layernorm at 16 row lengths, N = 256 .. 262144, 2^26
