@@ -5,12 +5,14 @@
 // passes read shared memory instead of L1/L2 (the unstaged forms' second and third reads). The
 // cost: the row's bytes of shared memory a block (at most 40 KB of the 48 KB Halide 21 launches
 // with), so fewer blocks an SM on long rows, and rows past 40960 bytes are refused in words
-// (row_limit below; runtime: Variant::row_limit). Wins at N = 4096 to 16384 in the 16-bit types and
-// at 4096 in float32: float32 N = 4096 3.98 (Liger 3.97 in the same call), bfloat16 4096 2.96, 8192
-// 3.19, 16384 3.08, float16 4096 3.63, 8192 3.76. Loses at N <= 2048 (one 128-thread block a row
-// leaves short rows' loads few: 1.25 at N = 1024 against warp_regs_1k's 4.06). H200 TB/s at the
-// minimum bytes, results/runs/2026-12-03-h200-s16 (b/, summary.txt; copy 4.21). Found by the bucket
-// search (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
+// (row_limit below; runtime: Variant::row_limit). Wins at N = 4096 to 16384 in the 16-bit types
+// and at 4096 in float32 (H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s19,
+// grid_summary.txt; copy 4.18): float32 N = 4096 3.97 (Liger 3.94 in the same session), bfloat16
+// 4096 3.56 (Liger 3.76), 8192 3.71, 16384 3.29, float16 4096 3.78, 8192 3.74. bfloat16 there runs
+// 28 instructions an element (35 before its widening as words and its NaN test once a row, s19;
+// results/rows_ncu.md). Loses at N <= 2048 (one 128-thread block a row leaves short rows' loads
+// few: 1.29 at N = 1024 against warp_regs_1k's 3.82). Found by the bucket search
+// (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks

@@ -6,16 +6,15 @@
 // reads it. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in; rows_forms.h:
 // gpu_warp_regs_rows). Specialized on rows of exactly 256, 512 or 1024 and on rows of whole
 // 32-lane steps, where every guard but one a step folds away (16-byte loads and stores only).
-// Wins at N = 256 to 1024 where the row is whole 32-lane steps. results/runs/2026-12-03-h200-s17
-// (a/summary.txt: TB/s at the minimum bytes, copy 4.21; a/ncu: Nsight Compute,
-// results/rows_ncu.md): float32 N = 256 4.10 (torch_eager 4.08), 1024 4.07 (Liger 4.13);
-// bfloat16 256 3.20 (torch_compile 3.89), 1024 3.85 (3.84); float16 256 3.78 (3.70), 1024 3.85.
-// The 16-bit rows are issue-bound: bfloat16 N = 256 runs 27 instructions an element at 84%
-// occupancy, its top stalls not_selected and math_pipe_throttle (float32: 18, long_scoreboard,
-// the memory); bfloat16's narrowing to its bits is integer rounding, float16's one conversion.
-// Before the shuffle tree (32 shfl.idx a statistic) bfloat16 N = 256 ran 2.34. Loses at N = 1000
-// (not whole 32-lane steps: a guard an element): float32 3.17 against warp_row's 3.31, bfloat16
-// 1.86 against 2.14; longer rows are refused in words.
+// Wins at N = 256 to 1024 where the row is whole 32-lane steps (H200 TB/s at the minimum bytes,
+// results/runs/2026-12-03-h200-s19, grid_summary.txt, copy 4.18): float32 N = 256 4.08
+// (torch_eager 4.07), 1024 4.03 (Liger 4.09); bfloat16 256 3.57 (torch_compile 3.83), 1024 3.82
+// (3.86); float16 256 3.84 (3.90), 1024 3.85 (3.92). The 16-bit rows are issue-bound: bfloat16
+// N = 256 runs 22 instructions an element at 81% occupancy (27 before its widening as words and
+// its NaN test once a row, s19; results/rows_ncu.md), its top stalls long_scoreboard and
+// not_selected (float32 in s17: 18, long_scoreboard, the memory). Before the shuffle tree (32
+// shfl.idx a statistic) bfloat16 N = 256 ran 2.34. Loses at N = 1000 (not whole 32-lane steps: a
+// guard an element) to warp_row; longer rows are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
 // summary: one warp a row, 4 rows a block, rows of at most 1024 held in registers
