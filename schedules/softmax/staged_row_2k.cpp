@@ -11,7 +11,7 @@
 // 4096 3.56 (Liger 3.76), 8192 3.71, 16384 3.29, float16 4096 3.78, 8192 3.74. bfloat16 there runs
 // 28 instructions an element (35 before its widening as words and its NaN test once a row, s19;
 // results/rows_ncu.md). Loses at N <= 2048 (one 128-thread block a row leaves short rows' loads
-// few: 1.29 at N = 1024 against warp_regs_1k's 3.82). Found by the bucket search
+// few: bfloat16 1.22 at N = 1024 against warp_regs_1k's 3.82). Found by the bucket search
 // (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
 // targets: cuda
 // row_limit: 40960 bytes
