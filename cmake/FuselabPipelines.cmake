@@ -25,6 +25,8 @@
 #   // dtypes: float32 bfloat16                           (default: every storage type of the pipeline)
 #   // row_limit: 40960 bytes                             (or "1024 elements": it refuses rows, the first
 #                                                          input's dimension 0, longer; default none)
+#   // params: chunk_bytes=16384                          (GeneratorParams for this strategy's variants:
+#                                                          a form of the algorithm that it schedules)
 include_guard(GLOBAL)
 find_package(Python3 REQUIRED COMPONENTS Interpreter)
 
@@ -119,6 +121,8 @@ function(fuselab_pipeline name)
         _fuselab_tag("${file}" pipelines only_pipelines)
         _fuselab_tag("${file}" dtypes only_dtypes)
         _fuselab_tag("${file}" row_limit row_limit)
+        _fuselab_tag("${file}" params strategy_params)
+        separate_arguments(strategy_params)
         if (only_pipelines)
             separate_arguments(only_pipelines)
             if (NOT name IN_LIST only_pipelines)
@@ -179,7 +183,7 @@ function(fuselab_pipeline name)
                                    TARGETS ${halide_targets}
                                    USE_RUNTIME ${FUSELAB_HALIDE_RUNTIME}
                                    STMT stmt
-                                   PARAMS schedule=${schedule} ${dtype_param} ${ARG_PARAMS}
+                                   PARAMS schedule=${schedule} ${dtype_param} ${ARG_PARAMS} ${strategy_params}
                                    ${extra})
                 list(LENGTH halide_targets n_targets)
                 if (target STREQUAL "cpu" AND n_targets GREATER 1)

@@ -12,6 +12,10 @@ void Layernorm::generate() {
 
     xf(i, row) = widen(x(i, row), tg, aligned);
     shift(row) = xf(0, row);
+    if (chunk_bytes > 0) {
+        define_chunked();
+        return;
+    }
     sum(row) = 0.0f;
     sum(row) += strict_float(xf(r, row) - shift(row));
     mean(row) = sum(row) / cast<float>(n);
@@ -19,10 +23,59 @@ void Layernorm::generate() {
     xc(i, row) = strict_float((xf(i, row) - shift(row)) - mean(row));
     sumsq(row) = 0.0f;
     sumsq(row) += xc(r, row) * xc(r, row);
+    define_output();
+}
+
+// rstd and the output from mean and sumsq.
+void Layernorm::define_output() {
+    using namespace Halide;
+    const Target tg = get_target();
+    const Expr n = x.dim(0).extent();
+    const Expr aligned = rows_aligned(16 / x.type().bytes(), x, out);
     rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-5f);
     out(i, row) =
         narrow(xc(i, row) * rstd(row) * widen(w(i), tg, aligned) + widen(b(i), tg, aligned),
                out.type(), tg, aligned);
+    constrain();
+}
+
+// The chunked form (chunks.h), CUDA only: each chunk's sum about its own first element (a shift,
+// as the row's), its mean, and its sum of squares about that mean, both over the elements it
+// owns; then each row's sum about x0 from the chunks' means, and its sum of squares by Chan's
+// combination: the chunks' own plus each chunk's count times its mean's square distance from
+// the row's. Every chunk stays two-pass, so a row of 1e4 + noise keeps its noise's digits.
+void Layernorm::define_chunked() {
+    using namespace Halide;
+    const Target tg = get_target();
+    if (!tg.has_gpu_feature()) throw CompileError("layernorm: the chunked form is CUDA's only");
+    const Expr n = x.dim(0).extent();
+    const RowChunks ch{chunk_bytes / x.type().bytes(), n, x.dim(1).extent(), chunk_rows_reversed};
+    const Expr xr = ch.row_of(row);  // the row of x that part's row holds
+    rk = ch.domain("rk");
+    const Expr e = ch.start(c) + rk;
+    const Expr first = xf(c * ch.size, xr);
+    csum(c, row) = 0.0f;
+    csum(c, row) += select(ch.owns(c, e), strict_float(xf(e, xr) - first), 0.0f);
+    const Expr cmean = csum(c, row) / ch.owned(c);
+    const Expr dc = strict_float((xf(e, xr) - first) - cmean);
+    csumsq(c, row) = 0.0f;
+    csumsq(c, row) += select(ch.owns(c, e), dc * dc, 0.0f);
+    part(c, row) = Tuple(strict_float((first - shift(xr)) + cmean), csumsq(c, row));
+
+    q = RDom(0, ch.count(), "q");
+    sum(row) = 0.0f;
+    const Expr pr = ch.row_of(row);  // the row of part that holds this row
+    sum(row) += ch.owned(q) * part(q, pr)[0];
+    mean(row) = sum(row) / cast<float>(n);
+    const Expr dm = part(q, pr)[0] - mean(row);
+    sumsq(row) = 0.0f;
+    sumsq(row) += part(q, pr)[1] + ch.owned(q) * dm * dm;
+    xc(i, row) = strict_float((xf(i, row) - shift(row)) - mean(row));
+    define_output();
+}
+
+void Layernorm::constrain() {
+    const Halide::Expr n = x.dim(0).extent();
 
     // Every buffer starts at 0; out has x's extents, w and b have N elements (a wrong extent is
     // refused, not read past).

@@ -7,6 +7,7 @@
 // x and out are N x M (dimension 0 the row), w and b have N elements.
 #pragma once
 
+#include "chunks.h"
 #include "fuselab/schedule_registry.h"
 #include "storage.h"
 
@@ -16,6 +17,11 @@ class Layernorm : public Halide::Generator<Layernorm> {
 public:
     GeneratorParam<std::string> schedule_name{"schedule", "block_row"};
     GeneratorParam<std::string> dtype{"dtype", "float32"};  // float32, bfloat16 or float16
+    // > 0: the chunked form (CUDA; chunks.h): rows cut into chunks of this many bytes, one block
+    // a chunk. Set by a strategy's `params:` tag (the chunked_row strategies).
+    GeneratorParam<int> chunk_bytes{"chunk_bytes", 0};
+    // The chunked form's first kernel takes the rows in reverse order (chunks.h).
+    GeneratorParam<bool> chunk_rows_reversed{"chunk_rows_reversed", true};
 
     Input<Buffer<void, 2>> x{"x"};
     Input<Buffer<void, 1>> w{"w"};
@@ -31,6 +37,14 @@ public:
     Func xc{"xc"};        // (xf - shift) - mean: x less the row's mean
     Func sumsq{"sumsq"};  // sumsq(row): the row's sum of xc^2 (a reduction over r)
     Func rstd{"rstd"};    // 1 / sqrt(sumsq / N + 1e-5)
+    // The chunked form only (chunk_bytes > 0): sum and sumsq combine the chunks' partials (Chan's
+    // parallel variance).
+    Var c{"c"};             // the chunk
+    RDom rk;                // one chunk: C elements from RowChunks::start(c)
+    RDom q;                 // a row's chunks
+    Func csum{"csum"};      // csum(c, row): the chunk's sum of x less its own first element
+    Func csumsq{"csumsq"};  // csumsq(c, row): the chunk's sum of squares about its own mean
+    Func part{"part"};      // part(c, row): (the chunk's mean less shift, csumsq), in memory
 
     void configure() {
         const Halide::Type t = storage_type(dtype);
@@ -40,6 +54,9 @@ public:
         out.set_type(t);
     }
     void generate();
+    void define_chunked();  // generate()'s chunked form
+    void define_output();   // rstd and out, from mean and sumsq
+    void constrain();       // the buffers' bounds and estimates
     void schedule() { apply_schedule(*this, schedule_name, get_target()); }
 };
 

@@ -14,7 +14,25 @@ void RmsnormResidual::generate() {
                         h.type(), tg, aligned);
     hf(i, row) = widen(hs(i, row), tg, aligned);
     sumsq(row) = 0.0f;
-    sumsq(row) += hf(r, row) * hf(r, row);
+    if (chunk_bytes > 0) {
+        // The chunked form (chunks.h), CUDA only: each chunk's sum of squares over the elements
+        // it owns, then the row's sum of the chunks'. The output's pass reads x and residual
+        // again (h is an output: Halide computes it at the root, apart from the chunks' kernel).
+        if (!tg.has_gpu_feature()) {
+            throw CompileError("rmsnorm_residual: the chunked form is CUDA's only");
+        }
+        const RowChunks ch{chunk_bytes / x.type().bytes(), n, x.dim(1).extent(),
+                           chunk_rows_reversed};
+        const Expr xr = ch.row_of(row);  // the row of x that part's row holds
+        rk = ch.domain("rk");
+        const Expr e = ch.start(c) + rk;
+        part(c, row) = 0.0f;
+        part(c, row) += select(ch.owns(c, e), hf(e, xr) * hf(e, xr), 0.0f);
+        q = RDom(0, ch.count(), "q");
+        sumsq(row) += part(q, ch.row_of(row));
+    } else {
+        sumsq(row) += hf(r, row) * hf(r, row);
+    }
     rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);
     h(i, row) = hs(i, row);
     out(i, row) =

@@ -5,6 +5,7 @@
 // are N x M (dimension 0 the row), w has N elements.
 #pragma once
 
+#include "chunks.h"
 #include "fuselab/schedule_registry.h"
 #include "storage.h"
 
@@ -14,6 +15,11 @@ class RmsnormResidual : public Halide::Generator<RmsnormResidual> {
 public:
     GeneratorParam<std::string> schedule_name{"schedule", "block_row"};
     GeneratorParam<std::string> dtype{"dtype", "float32"};  // float32, bfloat16 or float16
+    // > 0: the chunked form (CUDA; chunks.h): rows cut into chunks of this many bytes, one block
+    // a chunk. Set by a strategy's `params:` tag (the chunked_row strategies).
+    GeneratorParam<int> chunk_bytes{"chunk_bytes", 0};
+    // The chunked form's first kernel takes the rows in reverse order (chunks.h).
+    GeneratorParam<bool> chunk_rows_reversed{"chunk_rows_reversed", true};
 
     Input<Buffer<void, 2>> x{"x"};
     Input<Buffer<void, 2>> residual{"residual"};
@@ -28,6 +34,11 @@ public:
     Func hf{"hf"};        // hs widened to float32
     Func sumsq{"sumsq"};  // sumsq(row): the row's sum of hf^2 (a reduction over r)
     Func rstd{"rstd"};    // 1 / sqrt(sumsq / N + 1e-6)
+    // The chunked form only (chunk_bytes > 0): sumsq sums the chunks' partials.
+    Var c{"c"};         // the chunk
+    RDom rk;            // one chunk: C elements from RowChunks::start(c)
+    RDom q;             // a row's chunks
+    Func part{"part"};  // part(c, row): the chunk's sum of hf^2 over the elements it owns
 
     void configure() {
         const Halide::Type t = storage_type(dtype);

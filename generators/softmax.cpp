@@ -17,6 +17,10 @@ void Softmax::generate() {
     const Expr aligned = rows_aligned(16 / t.bytes(), x, out);
 
     xf(i, row) = widen(x(i, row), tg, aligned);
+    if (chunk_bytes > 0) {
+        define_chunked();
+        return;
+    }
     // The maximum first, so that exp never overflows (x = 1e4 everywhere gives 1/N each).
     // torch's answer is NaN for the whole row where the row holds a NaN, or a +inf (inf - inf),
     // or is -inf everywhere (-inf - -inf); every other row's x - mx lies in [-inf, 0].
@@ -70,6 +74,11 @@ void Softmax::generate() {
     }
     out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned, gpu);
 
+    constrain();
+}
+
+void Softmax::constrain() {
+    const Halide::Expr n = x.dim(0).extent();
     // Every buffer starts at 0; out has x's extents.
     x.dim(0).set_min(0);
     x.dim(1).set_min(0);
@@ -79,6 +88,47 @@ void Softmax::generate() {
     // Estimates: the default GPU size, N = 4096, M = 16384.
     x.set_estimates({{0, 4096}, {0, 16384}});
     out.set_estimates({{0, 4096}, {0, 16384}});
+}
+
+// The chunked form (chunks.h), CUDA only. Each chunk's max cm and its sum cs of exp(x - cm)
+// (a chunk of -inf alone sums about 0 instead: exp(-inf - -inf) is NaN), then each row's max
+// and its sum, each chunk's sum scaled by exp(cm - max). A NaN, or a +inf, makes its chunk's
+// sum NaN, and so the row's; a row of -inf alone sums 0. Both rows are NaN (bad), as torch's.
+void Softmax::define_chunked() {
+    using namespace Halide;
+    const Target tg = get_target();
+    if (!tg.has_gpu_feature()) throw CompileError("softmax: the chunked form is CUDA's only");
+    const Type t = x.type();
+    const Expr n = x.dim(0).extent();
+    const Expr aligned = rows_aligned(16 / t.bytes(), x, out);
+    const RowChunks ch{chunk_bytes / t.bytes(), n, x.dim(1).extent(), chunk_rows_reversed};
+    const Expr xr = ch.row_of(row);  // the row of x that part's row holds
+    const Expr neg_inf_bits = Halide::Internal::UIntImm::make(Halide::UInt(32), 0xff800000u);
+    rk = ch.domain("rk");
+    const Expr e = ch.start(c) + rk;
+    cm(c, row) = -std::numeric_limits<float>::infinity();
+    cm(c, row) = max(cm(c, row), xf(e, xr));
+    const Expr ref = select(float_bits(cm(c, row)) == neg_inf_bits, 0.0f, cm(c, row));
+    cs(c, row) = 0.0f;
+    cs(c, row) += select(ch.owns(c, e), exp_for(xf(e, xr) - ref, tg), 0.0f);
+    part(c, row) = Tuple(cm(c, row), cs(c, row));
+
+    q = RDom(0, ch.count(), "q");
+    mx(row) = -std::numeric_limits<float>::infinity();
+    const Expr pr = ch.row_of(row);  // the row of part that holds this row
+    mx(row) = max(mx(row), part(q, pr)[0]);
+    mxf(row) = mx(row);
+    const Expr pm = part(q, pr)[0], ps = part(q, pr)[1];
+    const Expr pref = select(float_bits(pm) == neg_inf_bits, 0.0f, pm);
+    sum(row) = 0.0f;
+    sum(row) += select(float_bits(ps) == cast<uint32_t>(0), 0.0f, ps * exp_for(pref - mx(row), tg));
+    inv(row) = 1.0f / sum(row);
+    // A sum below 1 (0: -inf alone) or NaN; any other row's sum is in [1, N].
+    const Expr sb = float_bits(sum(row)) & cast<uint32_t>(0x7fffffff);
+    bad(row) = sb > cast<uint32_t>(0x7f800000) || sb < cast<uint32_t>(0x3f800000);
+    ex(i, row) = exp_for(xf(i, row) - mxf(row), tg);
+    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned, true);
+    constrain();
 }
 
 }  // namespace fuselab

@@ -3,6 +3,7 @@
 // the row (N contiguous elements), dimension 1 the M rows.
 #pragma once
 
+#include "chunks.h"
 #include "fuselab/schedule_registry.h"
 #include "fuselab/wide_accesses.h"
 #include "storage.h"
@@ -13,6 +14,11 @@ class Softmax : public Halide::Generator<Softmax> {
 public:
     GeneratorParam<std::string> schedule_name{"schedule", "block_row"};
     GeneratorParam<std::string> dtype{"dtype", "float32"};  // float32, bfloat16 or float16
+    // > 0: the chunked form (CUDA; chunks.h): rows cut into chunks of this many bytes, one block
+    // a chunk. Set by a strategy's `params:` tag (the chunked_row strategies).
+    GeneratorParam<int> chunk_bytes{"chunk_bytes", 0};
+    // The chunked form's first kernel takes the rows in reverse order (chunks.h).
+    GeneratorParam<bool> chunk_rows_reversed{"chunk_rows_reversed", true};
 
     Input<Buffer<void, 2>> x{"x"};
     Output<Buffer<void, 2>> out{"out"};
@@ -27,12 +33,21 @@ public:
     Func ex{"ex"};    // exp(xf - mx)
     Func sum{"sum"};  // sum(row): the row's sum of ex (a reduction over r)
     Func inv{"inv"};  // 1 / sum
+    // The chunked form only (chunk_bytes > 0): mx and sum combine the chunks' partials.
+    Var c{"c"};         // the chunk
+    RDom rk;            // one chunk: C elements from RowChunks::start(c)
+    RDom q;             // a row's chunks
+    Func cm{"cm"};      // cm(c, row): the chunk's maximum
+    Func cs{"cs"};      // cs(c, row): the chunk's sum of exp(x - cm), over the elements it owns
+    Func part{"part"};  // part(c, row) = (cm, cs), in global memory
 
     void configure() {
         x.set_type(storage_type(dtype));
         out.set_type(storage_type(dtype));
     }
     void generate();
+    void define_chunked();  // generate()'s chunked form
+    void constrain();       // the buffers' bounds and estimates
     // On CUDA the max may drop a NaN (generate(): the row's sum keeps it): max.f32.
     void schedule() {
         apply_schedule(*this, schedule_name, get_target());

@@ -4,6 +4,7 @@
 
 #include "layernorm.h"
 #include "rmsnorm_residual.h"
+#include "rows_chunked.h"
 #include "rows_forms.h"
 #include "softmax.h"
 
@@ -57,6 +58,84 @@ inline RowFuncs row_funcs(Layernorm &g, bool staged) {
             g.x.type(),
             g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.out)};
+}
+
+// The chunked forms (rows_chunked.h): which Funcs each kernel computes. The generator must have
+// been built with chunk_bytes > 0 (the strategy's `params:` tag).
+template <typename G>
+void require_chunked(const G &g, const char *pipeline) {
+    if (g.chunk_bytes <= 0) {
+        throw CompileError(std::string(pipeline) +
+                           ": a chunked strategy needs the generator param chunk_bytes > 0");
+    }
+}
+
+inline ChunkFuncs chunk_funcs(Softmax &g) {
+    require_chunked(g, "softmax");
+    align_buffers(g.x, g.out);
+    const Type t = g.x.type();
+    return {g.part,
+            g.c,
+            g.row,
+            g.rk.x,
+            {g.cm, g.cs},
+            g.out,
+            g.i,
+            g.q.x,
+            {g.mx, g.sum},
+            Func(),
+            t,
+            g.x.dim(0).extent(),
+            aligned_rows(vec_elems(t), g.x, g.out),
+            g.chunk_bytes / t.bytes()};
+}
+
+inline ChunkFuncs chunk_funcs(RmsnormResidual &g) {
+    require_chunked(g, "rmsnorm_residual");
+    align_buffers(g.x, g.residual, g.w, g.out, g.h);
+    const Type t = g.x.type();
+    // part is itself the chunk's reduction (part_reduces).
+    return {g.part,
+            g.c,
+            g.row,
+            g.rk.x,
+            {},
+            g.out,
+            g.i,
+            g.q.x,
+            {g.sumsq},
+            g.h,
+            t,
+            g.x.dim(0).extent(),
+            aligned_rows(vec_elems(t), g.x, g.residual, g.out, g.h),
+            g.chunk_bytes / t.bytes(),
+            true};
+}
+
+inline ChunkFuncs chunk_funcs(Layernorm &g) {
+    require_chunked(g, "layernorm");
+    align_buffers(g.x, g.w, g.b, g.out);
+    const Type t = g.x.type();
+    return {g.part,
+            g.c,
+            g.row,
+            g.rk.x,
+            {g.csum, g.csumsq},
+            g.out,
+            g.i,
+            g.q.x,
+            {g.sum, g.sumsq},
+            Func(),
+            t,
+            g.x.dim(0).extent(),
+            aligned_rows(vec_elems(t), g.x, g.out),
+            g.chunk_bytes / t.bytes()};
+}
+
+// The pipeline `g` in the chunked form on CUDA, T threads a block.
+template <typename G>
+void gpu_chunked_rows(G &g, int T, const Halide::Target &target) {
+    gpu_chunked_rows(g, chunk_funcs(g), T, target);
 }
 
 // The pipeline `g` in `form` on CUDA.
