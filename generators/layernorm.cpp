@@ -70,8 +70,16 @@ void Layernorm::define_chunked() {
     const Expr dm = part(q, pr)[0] - mean(row);
     sumsq(row) = 0.0f;
     sumsq(row) += part(q, pr)[1] + ch.owned(q) * dm * dm;
-    xc(i, row) = strict_float((xf(i, row) - shift(row)) - mean(row));
-    define_output();
+    // The row's (mean, rstd), computed once a row in a kernel of its own (rows_chunked.h), so
+    // that the output's kernel only streams.
+    rs(row) = Tuple(mean(row), 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-5f));
+    rstd(row) = rs(row)[1];
+    xc(i, row) = strict_float((xf(i, row) - shift(row)) - rs(row)[0]);
+    const Expr aligned = rows_aligned(16 / x.type().bytes(), x, out);
+    out(i, row) =
+        narrow(xc(i, row) * rstd(row) * widen(w(i), tg, aligned) + widen(b(i), tg, aligned),
+               out.type(), tg, aligned);
+    constrain();
 }
 
 void Layernorm::constrain() {

@@ -45,6 +45,7 @@ public:
     Func csum{"csum"};      // csum(c, row): the chunk's sum of x less its own first element
     Func csumsq{"csumsq"};  // csumsq(c, row): the chunk's sum of squares about its own mean
     Func part{"part"};      // part(c, row): (the chunk's mean less shift, csumsq), in memory
+    Func rs{"rs"};          // rs(row) = (mean, rstd), in global memory
 
     void configure() {
         const Halide::Type t = storage_type(dtype);

@@ -117,15 +117,18 @@ void Softmax::define_chunked() {
     mx(row) = -std::numeric_limits<float>::infinity();
     const Expr pr = ch.row_of(row);  // the row of part that holds this row
     mx(row) = max(mx(row), part(q, pr)[0]);
-    mxf(row) = mx(row);
     const Expr pm = part(q, pr)[0], ps = part(q, pr)[1];
     const Expr pref = select(float_bits(pm) == neg_inf_bits, 0.0f, pm);
     sum(row) = 0.0f;
     sum(row) += select(float_bits(ps) == cast<uint32_t>(0), 0.0f, ps * exp_for(pref - mx(row), tg));
-    inv(row) = 1.0f / sum(row);
-    // A sum below 1 (0: -inf alone) or NaN; any other row's sum is in [1, N].
-    const Expr sb = float_bits(sum(row)) & cast<uint32_t>(0x7fffffff);
-    bad(row) = sb > cast<uint32_t>(0x7f800000) || sb < cast<uint32_t>(0x3f800000);
+    // The row's (max, 1 / sum), computed once a row in a kernel of its own (rows_chunked.h), so
+    // that the output's kernel only streams.
+    rs(row) = Tuple(mx(row), 1.0f / sum(row));
+    mxf(row) = rs(row)[0];
+    inv(row) = rs(row)[1];
+    // A sum below 1 (0: -inf alone), or NaN: 1 / sum above 1, or NaN; any other row's sum is in
+    // [1, N].
+    bad(row) = (float_bits(inv(row)) & cast<uint32_t>(0x7fffffff)) > cast<uint32_t>(0x3f800000);
     ex(i, row) = exp_for(xf(i, row) - mxf(row), tg);
     out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned, true);
     constrain();

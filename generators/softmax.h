@@ -40,6 +40,7 @@ public:
     Func cm{"cm"};      // cm(c, row): the chunk's maximum
     Func cs{"cs"};      // cs(c, row): the chunk's sum of exp(x - cm), over the elements it owns
     Func part{"part"};  // part(c, row) = (cm, cs), in global memory
+    Func rs{"rs"};      // rs(row) = (mx, 1 / sum), in global memory
 
     void configure() {
         x.set_type(storage_type(dtype));

@@ -1,12 +1,15 @@
 // The CUDA schedule of the row pipelines' chunked form (generators/chunks.h; the chunked_row
-// strategies): two kernels.
+// strategies): three kernels.
 //   chunks  one block of T threads a chunk (the chunks and rows fused into one grid dimension,
 //           which has room for any M), each chunk statistic reduced over the chunk's C elements as
 //           block_row reduces a row (gpu_block_stat: 16 bytes a thread a step, a constant extent
 //           wherever n >= C), the partials stored in global memory;
-//   output  one block a chunk of the output, the same cut; each block first combines its row's
-//           partials (gpu_block_stat over the row's chunks, a thread a partial), then writes its
-//           chunk from x read again.
+//   rows    one thread a row combines the row's partials into what the output reads of the row
+//           (rowstat: softmax's max and 1 / sum, layernorm's mean and rstd, rmsnorm's rstd);
+//   output  one block a chunk of the output, the same cut, from x read again: it only streams.
+// An earlier form combined the partials in each output block (gpu_block_stat over the row's
+// chunks): its barriers before the first load held the output's kernel to 2.6 TB/s (float32),
+// where the chunks' kernel read at 4.26 (Nsight Compute, results/runs/2026-12-03-h200-s20/a).
 // The chunk statistics after the first read the chunk from L1 (C elements: 16 KB).
 #pragma once
 
@@ -25,7 +28,8 @@ struct ChunkFuncs {
     Func out;                       // the row-wise output (i, row)
     Var i;                          // its element variable
     RVar q;                         // the reduction variable over a row's chunks
-    std::vector<Func> row_stats;    // reductions over q, computed in out's kernel, in order
+    std::vector<Func> row_stats;    // reductions over q, computed in rowstat's kernel, in order
+    Func rowstat;                   // what out reads of each row, computed at the root
     Func second;                    // a second output beside out (rmsnorm's h), or undefined
     Type type;                      // the storage type
     Expr n;                         // the row's length
@@ -73,8 +77,19 @@ void gpu_chunked_rows(G &g, const ChunkFuncs &f, int T, const Target &target) {
             .unroll(iu)
             .compute_with(out, iu);
     }
-    const LoopLevel out_block(out, ob);
-    for (Func s : f.row_stats) gpu_block_stat(s, f.q, out_block, f.row, T, 1);
+    // The rows' statistics: a thread a row reduces its chunks' partials (unrolled, so that the
+    // loads overlap), each in registers.
+    Func rowstat = f.rowstat;
+    Var rb{"row_b"}, rt{"row_t"};
+    RVar qo{"q_o"}, qi{"q_i"};
+    rowstat.compute_root()
+        .split(f.row, rb, rt, 64, TailStrategy::GuardWithIf)
+        .gpu_blocks(rb)
+        .gpu_threads(rt);
+    for (Func s : f.row_stats) {
+        s.compute_at(rowstat, rt);
+        s.update().split(f.q, qo, qi, 4, TailStrategy::GuardWithIf).unroll(qi);
+    }
     out.specialize(f.n >= C && f.aligned);
     out.specialize(f.aligned);
     wide_accesses(g, target);
