@@ -4,7 +4,7 @@
 //           which has room for any M), each chunk statistic reduced over the chunk's C elements as
 //           block_row reduces a row (gpu_block_stat: 16 bytes a thread a step, a constant extent
 //           wherever n >= C), the partials stored in global memory;
-//   rows    one thread a row combines the row's partials into what the output reads of the row
+//   rows    one warp a row combines the row's partials into what the output reads of the row
 //           (rowstat: softmax's max and 1 / sum, layernorm's mean and rstd, rmsnorm's rstd);
 //   output  one block a chunk of the output, the same cut, from x read again: it only streams.
 // An earlier form combined the partials in each output block (gpu_block_stat over the row's
@@ -77,19 +77,14 @@ void gpu_chunked_rows(G &g, const ChunkFuncs &f, int T, const Target &target) {
             .unroll(iu)
             .compute_with(out, iu);
     }
-    // The rows' statistics: a thread a row reduces its chunks' partials (unrolled, so that the
-    // loads overlap), each in registers.
+    // The rows' statistics: one warp a row, each lane a few of the row's partials, then the 32
+    // combined by one thread (gpu_block_stat). s20 b/ had a thread a row loop over the row's
+    // partials: its kernel took 12.6 us of softmax float32's 206 at N = 262144 (64 partials a
+    // row, one L2 round trip each 4), Nsight Compute, results/runs/2026-12-03-h200-s20/b/ncu.
     Func rowstat = f.rowstat;
-    Var rb{"row_b"}, rt{"row_t"};
-    RVar qo{"q_o"}, qi{"q_i"};
-    rowstat.compute_root()
-        .split(f.row, rb, rt, 64, TailStrategy::GuardWithIf)
-        .gpu_blocks(rb)
-        .gpu_threads(rt);
-    for (Func s : f.row_stats) {
-        s.compute_at(rowstat, rt);
-        s.update().split(f.q, qo, qi, 4, TailStrategy::GuardWithIf).unroll(qi);
-    }
+    rowstat.compute_root().gpu_blocks(f.row);
+    const LoopLevel row_block(rowstat, f.row);
+    for (Func s : f.row_stats) gpu_block_stat(s, f.q, row_block, f.row, 32, 1);
     out.specialize(f.n >= C && f.aligned);
     out.specialize(f.aligned);
     wide_accesses(g, target);

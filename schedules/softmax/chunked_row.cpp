@@ -10,7 +10,7 @@
 namespace fuselab {
 
 FUSELAB_SCHEDULE(Softmax, chunked_row) {
-    rows::gpu_chunked_rows(g, 256, target);
+    rows::gpu_chunked_rows(g, 128, target);
 }
 
 }  // namespace fuselab
