@@ -12,6 +12,10 @@
 // float32 256 0.18, 1k 0.65, 4k 1.54, 16k 3.23*, 64k 2.04*, 256k 2.05*; bfloat16 256 0.07, 1k 0.25,
 // 4k 0.87, 16k 1.88, 64k 2.04*, 256k 1.79*; float16 256 0.05, 1k 0.19, 4k 0.72, 16k 1.26, 64k
 // 1.43*, 256k 1.44*; CPU: not built.
+// Since s20 (2026-12-03) chunked_row runs the lengths it won (float32 N = 65536 to 262144, the
+// 16-bit 262144): float32 2.62 TB/s against its 2.03 to 2.05, the 16-bit 2.35 against 1.83 and 1.84
+// (results/runs/2026-12-03-h200-s20/c, one call). On the suite's 16 lengths it is fastest at none;
+// it stays for the measured random shapes it wins (s18, s19), where chunked_row was not timed.
 // summary: one kernel, one row a block of 512 threads (few rows resident: the re-reads hit L2)
 #include "rows_common.h"
 #include "softmax.h"
