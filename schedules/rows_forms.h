@@ -17,6 +17,9 @@
 //          pointwise stages in lane-striped registers of a constant size, every statistic by
 //          shuffles inside the lanes of the one stage that reads it
 //
+// Rows too long for one block to hold or stream alone are the chunked form's
+// (rows_chunked.h: the row cut into chunks over blocks, partials through global memory).
+//
 // Each form is specialized on its row length: where every thread of the row (block) or lane
 // (warp) has a whole vector (N >= T V, or 32 V), Halide's simplifier drops the tail guards of the
 // reductions' last steps, whose loads are then independent instead of a chain of branches; rows
