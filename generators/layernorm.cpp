@@ -26,13 +26,17 @@ void Layernorm::generate() {
     define_output();
 }
 
-// rstd and the output from mean and sumsq.
+// 1 / sqrt(var + 1e-5) of a row whose sum of squares about its mean is `ss`.
+Halide::Expr Layernorm::inv_std(const Halide::Expr &ss) const {
+    return 1.0f / Halide::sqrt(ss / Halide::cast<float>(x.dim(0).extent()) + 1e-5f);
+}
+
+// rstd (where the chunked form has not defined it) and the output, from xc and sumsq.
 void Layernorm::define_output() {
     using namespace Halide;
     const Target tg = get_target();
-    const Expr n = x.dim(0).extent();
     const Expr aligned = rows_aligned(16 / x.type().bytes(), x, out);
-    rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-5f);
+    if (!rstd.defined()) rstd(row) = inv_std(sumsq(row));
     out(i, row) =
         narrow(xc(i, row) * rstd(row) * widen(w(i), tg, aligned) + widen(b(i), tg, aligned),
                out.type(), tg, aligned);
@@ -72,14 +76,10 @@ void Layernorm::define_chunked() {
     sumsq(row) += part(q, pr)[1] + ch.owned(q) * dm * dm;
     // The row's (mean, rstd), computed once a row in a kernel of its own (rows_chunked.h), so
     // that the output's kernel only streams.
-    rs(row) = Tuple(mean(row), 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-5f));
+    rs(row) = Tuple(mean(row), inv_std(sumsq(row)));
     rstd(row) = rs(row)[1];
     xc(i, row) = strict_float((xf(i, row) - shift(row)) - rs(row)[0]);
-    const Expr aligned = rows_aligned(16 / x.type().bytes(), x, out);
-    out(i, row) =
-        narrow(xc(i, row) * rstd(row) * widen(w(i), tg, aligned) + widen(b(i), tg, aligned),
-               out.type(), tg, aligned);
-    constrain();
+    define_output();
 }
 
 void Layernorm::constrain() {

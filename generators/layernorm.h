@@ -55,9 +55,10 @@ public:
         out.set_type(t);
     }
     void generate();
-    void define_chunked();  // generate()'s chunked form
-    void define_output();   // rstd and out, from mean and sumsq
-    void constrain();       // the buffers' bounds and estimates
+    void define_chunked();                               // generate()'s chunked form
+    void define_output();                                // rstd and out, from xc and sumsq
+    Halide::Expr inv_std(const Halide::Expr &ss) const;  // 1 / sqrt(ss / N + 1e-5)
+    void constrain();                                    // the buffers' bounds and estimates
     void schedule() { apply_schedule(*this, schedule_name, get_target()); }
 };
 
