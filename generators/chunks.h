@@ -45,11 +45,4 @@ struct RowChunks {
         return Halide::cast<float>(Halide::min(n - c * size, size));
     }
 };
-
-// The bits of a float32 as uint32: tests on them survive LLVM's no-NaN and no-inf flags, under
-// which Halide compiles float math (storage.h, narrow).
-inline Halide::Expr float_bits(const Halide::Expr &f) {
-    return Halide::reinterpret<uint32_t>(f);
-}
-
 }  // namespace fuselab

@@ -94,6 +94,8 @@ void Softmax::constrain() {
 // (a chunk of -inf alone sums about 0 instead: exp(-inf - -inf) is NaN), then each row's max
 // and its sum, each chunk's sum scaled by exp(cm - max). A NaN, or a +inf, makes its chunk's
 // sum NaN, and so the row's; a row of -inf alone sums 0. Both rows are NaN (bad), as torch's.
+// Every test is on the bits (storage.h: storage_bits), which LLVM's no-NaN and no-inf flags
+// cannot fold away.
 void Softmax::define_chunked() {
     using namespace Halide;
     const Target tg = get_target();
@@ -108,7 +110,7 @@ void Softmax::define_chunked() {
     const Expr e = ch.start(c) + rk;
     cm(c, row) = -std::numeric_limits<float>::infinity();
     cm(c, row) = max(cm(c, row), xf(e, xr));
-    const Expr ref = select(float_bits(cm(c, row)) == neg_inf_bits, 0.0f, cm(c, row));
+    const Expr ref = select(storage_bits(cm(c, row)) == neg_inf_bits, 0.0f, cm(c, row));
     cs(c, row) = 0.0f;
     cs(c, row) += select(ch.owns(c, e), exp_for(xf(e, xr) - ref, tg), 0.0f);
     part(c, row) = Tuple(cm(c, row), cs(c, row));
@@ -118,9 +120,10 @@ void Softmax::define_chunked() {
     const Expr pr = ch.row_of(row);  // the row of part that holds this row
     mx(row) = max(mx(row), part(q, pr)[0]);
     const Expr pm = part(q, pr)[0], ps = part(q, pr)[1];
-    const Expr pref = select(float_bits(pm) == neg_inf_bits, 0.0f, pm);
+    const Expr pref = select(storage_bits(pm) == neg_inf_bits, 0.0f, pm);
     sum(row) = 0.0f;
-    sum(row) += select(float_bits(ps) == cast<uint32_t>(0), 0.0f, ps * exp_for(pref - mx(row), tg));
+    sum(row) +=
+        select(storage_bits(ps) == cast<uint32_t>(0), 0.0f, ps * exp_for(pref - mx(row), tg));
     // The row's (max, 1 / sum), computed once a row in a kernel of its own (rows_chunked.h), so
     // that the output's kernel only streams.
     rs(row) = Tuple(mx(row), 1.0f / sum(row));
@@ -128,7 +131,7 @@ void Softmax::define_chunked() {
     inv(row) = rs(row)[1];
     // A sum below 1 (0: -inf alone), or NaN: 1 / sum above 1, or NaN; any other row's sum is in
     // [1, N].
-    bad(row) = (float_bits(inv(row)) & cast<uint32_t>(0x7fffffff)) > cast<uint32_t>(0x3f800000);
+    bad(row) = (storage_bits(inv(row)) & cast<uint32_t>(0x7fffffff)) > cast<uint32_t>(0x3f800000);
     ex(i, row) = exp_for(xf(i, row) - mxf(row), tg);
     out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned, true);
     constrain();

@@ -10,7 +10,8 @@
 // An earlier form combined the partials in each output block (gpu_block_stat over the row's
 // chunks): its barriers before the first load held the output's kernel to 2.6 TB/s (float32),
 // where the chunks' kernel read at 4.26 (Nsight Compute, results/runs/2026-12-03-h200-s20/a).
-// The chunk statistics after the first read the chunk from L1 (C elements: 16 KB).
+// The chunk statistics after the first reuse the chunk's loaded values: each thread keeps its
+// elements in registers (the read-only loads are not repeated: SASS of chunked_row).
 #pragma once
 
 #include <vector>
