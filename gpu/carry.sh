@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Gathers what a GPU-machine call needs into .carry/ (ignored by git; name .carry in the device
 # tool's `carry`): the fuselab CLI, the test executable, libfuselab.so and CUPTI from the build in
-# $1 (default build/), packed as .carry/bin.tar.xz (the PTX inside compresses 5x, and a call
-# carries 64 MiB at most). On the GPU machine, `bash gpu/carry.sh --unpack` puts them back:
+# $1 (default build/), packed as .carry/bin.tar.zst: zstd with a 1 GiB window, so that the three
+# executables' shared PTX is stored once (20 MB where xz made 47 of 630; a call carries 64 MiB at
+# most, the tracked files included). zstd's own executable travels beside it, for a GPU machine
+# without one. On the GPU machine, `bash gpu/carry.sh --unpack` puts them back:
 # .carry/{fuselab,fuselab_tests,libcupti.so.12} and python/fuselab/libfuselab.so.
 # It also copies the Liger-Kernel wheel of the row reductions' peers (peers/row_peers.py installs
 # it there with pip --no-index: the GPU machine has no network) from gpu/wheels/ (downloaded there
@@ -10,7 +12,9 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 if [ "${1:-}" = "--unpack" ]; then
-    tar xJf "$root/.carry/bin.tar.xz" -C "$root/.carry"
+    zstd=zstd
+    command -v zstd > /dev/null || zstd="$root/.carry/zstd"
+    "$zstd" -dc --long=30 "$root/.carry/bin.tar.zst" | tar xf - -C "$root/.carry"
     mv "$root/.carry/libfuselab.so" "$root/python/fuselab/libfuselab.so"
     exit 0
 fi
@@ -19,7 +23,8 @@ stage="$(mktemp -d)"
 cp "$build/cli/fuselab" "$build/tests/fuselab_tests" "$build/python/libfuselab.so" "$stage/"
 cp "$root"/.venv/lib/python3*/site-packages/nvidia/cuda_cupti/lib/libcupti.so.12 "$stage/"
 rm -rf "$root/.carry" && mkdir -p "$root/.carry"
-tar cJf "$root/.carry/bin.tar.xz" -C "$stage" .
+tar cf - -C "$stage" . | zstd -q -19 --long=30 -T2 -o "$root/.carry/bin.tar.zst"
+cp "$(command -v zstd)" "$root/.carry/zstd"
 rm -rf "$stage"
 wheels="$root/gpu/wheels"
 liger=liger_kernel-0.8.5-py3-none-any.whl
