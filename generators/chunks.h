@@ -12,7 +12,8 @@
 // them twice. Rows shorter than C are one chunk of n.
 //
 // The first kernel takes the rows in reverse order (part's row r holds row M - 1 - r), so that
-// the rows it reads last, which the L2 still holds, are the ones the second kernel reads first.
+// the rows it reads last, which the L2 still holds, are the ones the second kernel reads first
+// (softmax and layernorm; rmsnorm_residual's first kernel also writes h, its rows in order).
 #pragma once
 
 #include "Halide.h"

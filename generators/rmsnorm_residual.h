@@ -18,8 +18,6 @@ public:
     // > 0: the chunked form (CUDA; chunks.h): rows cut into chunks of this many bytes, one block
     // a chunk. Set by a strategy's `params:` tag (the chunked_row strategies).
     GeneratorParam<int> chunk_bytes{"chunk_bytes", 0};
-    // The chunked form's first kernel takes the rows in reverse order (chunks.h).
-    GeneratorParam<bool> chunk_rows_reversed{"chunk_rows_reversed", true};
 
     Input<Buffer<void, 2>> x{"x"};
     Input<Buffer<void, 2>> residual{"residual"};
@@ -35,7 +33,9 @@ public:
     Func sumsq{"sumsq"};  // sumsq(row): the row's sum of hf^2 (a reduction over r)
     Func rstd{"rstd"};    // 1 / sqrt(sumsq / N + 1e-6)
     // The chunked form only (chunk_bytes > 0): sumsq sums the chunks' partials.
-    Var c{"c"};         // the chunk
+    // The chunk. Named as i: the chunks' kernel also computes h, and Halide joins the two loop
+    // nests on CUDA only where their block dimensions carry the same name (rows_chunked.h).
+    Var c{"i"};
     RDom rk;            // one chunk: C elements from RowChunks::start(c)
     RDom q;             // a row's chunks
     Func part{"part"};  // part(c, row): the chunk's sum of hf^2 over the elements it owns

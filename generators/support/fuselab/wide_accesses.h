@@ -18,12 +18,27 @@
 // device views that are not 16-byte aligned), so a declared-unaligned buffer is never rewritten.
 #pragma once
 
+#include <map>
+#include <string>
+#include <utility>
+
 #include "Halide.h"
 
 namespace fuselab {
 
 class WideAccesses : public Halide::Internal::IRMutator {
     using IRMutator::visit;
+
+    // The pipeline's output buffers by name: a later stage's load of an output (rmsnorm's
+    // chunked form reads h back) carries no Parameter, only the output's name.
+    std::map<std::string, Halide::Parameter> outputs_;
+
+    const Halide::Parameter &buffer_of(const std::string &name,
+                                       const Halide::Parameter &param) const {
+        if (param.defined()) return param;
+        const auto it = outputs_.find(name);
+        return it == outputs_.end() ? param : it->second;
+    }
 
     // The lanes of 32 bits that `t` x lanes fits, or 0 where it must stay as it is.
     static int words(const Halide::Type &t, const Halide::Internal::ModulusRemainder &align,
@@ -48,7 +63,7 @@ class WideAccesses : public Halide::Internal::IRMutator {
         const auto *r = index.as<Internal::Ramp>();
         const int n =
             r && Internal::is_const_one(r->stride) && Internal::is_const_one(op->predicate)
-                ? words(op->type, op->alignment, op->param)
+                ? words(op->type, op->alignment, buffer_of(op->name, op->param))
                 : 0;
         if (n == 0) {
             if (index.same_as(op->index)) return op;
@@ -103,6 +118,10 @@ class WideAccesses : public Halide::Internal::IRMutator {
                                      word_index(r, sub, n), op->param, Internal::const_true(n),
                                      op->alignment / sub);
     }
+
+public:
+    explicit WideAccesses(std::map<std::string, Halide::Parameter> outputs = {})
+        : outputs_(std::move(outputs)) {}
 };
 
 // A float max as PTX's max.f32 (libdevice's __nv_fmaxf: one FMNMX), where Halide 21 compiles
@@ -132,7 +151,13 @@ void float_max_num(G &g, const Halide::Target &target) {
 template <typename G>
 void wide_accesses(G &g, const Halide::Target &target) {
     if (target.has_feature(Halide::Target::CUDA)) {
-        g.get_pipeline().add_custom_lowering_pass(new WideAccesses);
+        std::map<std::string, Halide::Parameter> outputs;
+        for (const Halide::Func &f : g.get_pipeline().outputs()) {
+            for (const Halide::OutputImageParam &b : f.output_buffers()) {
+                outputs[b.name()] = b.parameter();
+            }
+        }
+        g.get_pipeline().add_custom_lowering_pass(new WideAccesses(std::move(outputs)));
     }
 }
 
