@@ -11,7 +11,10 @@ a GPU is usable, on CUDA tensors:
 - every other call goes to the twin and keeps its words: an empty batch, a type that disagrees
   (naming the argument), shapes that disagree;
 - fuselab.kernel on torch tensors goes through the same C++ entry, outputs given (the very
-  tensors, poisoned first) or allocated;
+  tensors, poisoned first) or allocated; its __call__ hands the keyword dict to the entry's
+  CPython function, which allocates the outputs left out and declines (running nothing)
+  whatever the Python path must check: a missing input, an unknown argument, a non-tensor, a
+  stream that is no int, a row pipeline's x of [*, N]; from 8 threads at once;
 - 8 threads at once (on CUDA each on a stream of its own), and the stream the C++ kernels run on
   is torch's current one;
 - the fallback: a child process with FUSELAB_TORCH_EXT=0 warns once, saying why, and passes
@@ -196,6 +199,139 @@ class Checks:
         y.fill_(float("nan"))  # that decision, run by the C++ entry alone
         self.assertGreaterEqual(_kernel._TENSOR_EXT[3](p._table, [x, y], -1), 0)
         self.close(y, torch.softmax(x.double(), -1), "the C++ entry's decision")
+
+    def test_kernel_call_takes_the_keyword_entry_and_declines_the_rest(self):
+        """fuselab.kernel's __call__ hands its keyword dict to the C++ entry's CPython function
+        (_torch_ops.cpp: call, call_decided) once a tensor call has loaded it; whatever that
+        declines takes the Python path with its checks and words."""
+        t = "cuda" if self.device == "cuda" else "cpu"
+        py = fuselab._torch_ext.PY_ENTRY[0]
+        if py is None:
+            self.skipTest("the C++ entry was built without Python's headers: the ops serve")
+        k = fuselab.kernel("add_relu", "fused", t)
+        a, b = self.rand(2053), self.rand(2053)
+        want = torch.relu(a + b)
+        for _ in range(2):  # the first with a tensor describes it; then the entry is named
+            k(a=a, b=b)
+        self.assertIsNotNone(k._fast)
+        out = torch.full_like(a, float("nan"))
+        self.assertIs(k(a=a, b=b, out=out), out)
+        self.close(out, want, "kernel(out=) by the keyword entry")
+        self.close(k(a=a, b=b), want, "kernel(), output allocated")
+        out.fill_(float("nan"))
+        self.assertIs(k(a=a, b=b, out=out, stream=0 if t == "cpu" else None), out)
+        self.close(out, want, "kernel(stream=)")
+        with self.assertRaises(fuselab.Error) as e:
+            k(a=a, b=b, out=out, bias=a)
+        self.assertIn("unknown argument 'bias'", str(e.exception))
+        with self.assertRaises(fuselab.Error) as e:
+            k(a=a, out=out)
+        self.assertIn("missing input 'b'", str(e.exception))
+        with self.assertRaises(fuselab.Error) as e:
+            k(a=a, b=b[:7], out=out)
+        self.assertIn("disagree", str(e.exception))
+        # a strided innermost dimension: declined by the entry, refused by the runtime in words
+        with self.assertRaises(fuselab.Error):
+            k(a=self.rand(4106)[::2], b=b, out=out)
+        if t == "cpu":  # numpy arrays through the same kernel: the C ABI, as before
+            an, bn = a.numpy(), b.numpy()
+            on = k(a=an, b=bn)
+            self.assertIsInstance(on, type(an))
+            self.close(torch.from_numpy(on), want, "numpy through a kernel tensors used")
+        # the entry's own contract: anything but exact tensors, every input and no other key, and
+        # an int stream declines (None, False), having run nothing; outputs left out or None are
+        # allocated there
+        names = k._names
+        out.fill_(float("nan"))
+        for kw, stream in (({"a": a, "b": b, "out": out, "x": a}, -1), ({"a": a, "out": out}, -1),
+                           ({"a": a, "b": b.numpy() if t == "cpu" else [b], "out": out}, -1),
+                           ({"a": a, "b": b, "out": out}, "stream")):
+            self.assertIsNone(py.call(k._index, kw, names, stream), f"{list(kw)} {stream}")
+        self.assertFalse(py.invoke(k._index, [a, b, torch.nn.Parameter(out)], -1))
+        self.assertTrue(torch.isnan(out).all(), "a declined call wrote its output")
+        self.assertIs(py.call(k._index, {"b": b, "out": out, "a": a}, names, -1), out)
+        self.close(out, want, "the entry, keywords in another order")
+        for kw in ({"a": a, "b": b}, {"a": a, "b": b, "out": None}):
+            got = py.call(k._index, kw, names, -1)
+            self.assertIsNot(got, out)
+            self.assertEqual((got.dtype, got.device), (a.dtype, a.device))
+            self.close(got, want, "the entry, its output allocated")
+        # a row variant: x of [*, N] is declined there and flattened by the Python path
+        s = fuselab.kernel("softmax", "block_row", t)
+        x = self.rand(3, 5, 1027)
+        for _ in range(3):
+            y = s(x=x)
+            self.assertEqual(tuple(y.shape), (3, 5, 1027))
+            self.close(y, torch.softmax(x.double(), -1), "softmax rows of [*, N]")
+        y2 = torch.full((15, 1027), float("nan"), device=self.device)
+        self.assertIs(s(x=x.reshape(15, 1027), out=y2), y2)
+        self.close(y2, torch.softmax(x.reshape(15, 1027).double(), -1), "softmax [M, N]")
+        # a pipeline: its decisions by the keyword entry, a new shape by the Python path
+        p = fuselab.kernel("softmax", target=t)
+        for m in (4, 6, 4):
+            x, y = self.rand(m, 1031), torch.full((m, 1031), float("nan"), device=self.device)
+            for _ in range(2):
+                y.fill_(float("nan"))
+                self.assertIs(p(x=x, out=y), y)
+                self.close(y, torch.softmax(x.double(), -1), f"pipeline softmax [{m}, 1031]")
+                self.assertIsNotNone(p.chosen)
+        x3 = self.rand(2, 3, 1031)
+        self.close(p(x=x3), torch.softmax(x3.double(), -1), "pipeline softmax [2, 3, 1031]")
+        # outputs the entry allocates: a shape of the pipeline's rule, and two outputs
+        c = fuselab.kernel("conv_relu_pool", "tiled", t)
+        x, w, b = self.rand(3, 34, 66), self.rand(8, 3, 3, 3), self.rand(8)
+        want = k_out = None
+        for _ in range(3):
+            k_out = c(input=x, weights=w, bias=b)
+            self.assertEqual(tuple(k_out.shape),
+                             c.output_shapes(input=x.shape, weights=w.shape, bias=b.shape)["out"])
+            want = torch.full_like(k_out, float("nan"))
+            c(input=x, weights=w, bias=b, out=want)
+            self.assertTrue(torch.equal(k_out, want), "conv_relu_pool: allocated and given differ")
+        r = fuselab.kernel("rmsnorm_residual", target=t)
+        x, res, w = self.rand(4, 515), self.rand(4, 515), self.rand(515)
+        for _ in range(3):
+            out, h = r(x=x, residual=res, w=w)
+            hw = x.double() + res.double()
+            self.close(h, hw, "rmsnorm_residual h, allocated")
+            self.close(out, hw / torch.sqrt((hw * hw).mean(-1, keepdim=True) + 1e-6) * w.double(),
+                       "rmsnorm_residual out, allocated", tol=1e-4)
+        given = (torch.empty_like(x), torch.empty_like(x))
+        got = r(x=x, residual=res, w=w, out=given[0], h=given[1])
+        self.assertEqual(type(got), tuple)
+        self.assertTrue(got[0] is given[0] and got[1] is given[1])
+        self.assertEqual(r.chosen["variant"].split("/")[0], "rmsnorm_residual")
+
+    def test_kernel_from_eight_threads(self):
+        t = "cuda" if self.device == "cuda" else "cpu"
+        k = fuselab.kernel("add_relu", "fused", t)
+        p = fuselab.kernel("add_relu", target=t)
+        failures = []
+        cuda = self.device == "cuda"
+
+        def work(i):
+            try:
+                ctx = torch.cuda.stream(torch.cuda.Stream()) if cuda else _Null()
+                with ctx:
+                    for j in range(40):
+                        n = 300 + 29 * ((i + j) % 4)
+                        a, b = self.rand(n), self.rand(n)
+                        out = torch.full_like(a, float("nan"))
+                        got = (k if j % 2 else p)(a=a, b=b, out=out)
+                        if cuda:
+                            torch.cuda.current_stream().synchronize()
+                        if got is not out or not torch.allclose(out, torch.relu(a + b)):
+                            failures.append(f"thread {i} call {j}: wrong at n={n}")
+            except Exception as e:
+                failures.append(f"thread {i}: {type(e).__name__}: {e}")
+
+        pool = [threading.Thread(target=work, args=(i,)) for i in range(8)]
+        for th in pool:
+            th.start()
+        for th in pool:
+            th.join(timeout=300)
+        self.assertFalse(any(th.is_alive() for th in pool), "a thread hung")
+        self.assertEqual(failures, [])
 
     def test_eight_threads(self):
         failures = []

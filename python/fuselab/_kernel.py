@@ -4,8 +4,11 @@ arrays, torch tensors or DLPack objects.
 A call describes each argument straight off the object (_arrays.values), packs the descriptions
 into a fuselab_arg block kept per argument list and thread (_arrays.Slots) and calls
 fuselab_invoke; a pipeline kernel first looks its strategy up by (target, every argument's shape
-and element type), asking fuselab_choose once per new key. Everything the runtime checks is left
-to it, and its message (naming the variant) is raised as fuselab.Error.
+and element type), asking fuselab_choose once per new key. Torch tensors go instead to the torch
+ops' C++ entry (_torch_ops.cpp), once a first call has named the variant there: __call__ hands it
+the keyword dict itself, and it declines (running nothing) whatever this path must check or
+word. Everything the runtime checks is left to it, and its message (naming the variant) is
+raised as fuselab.Error.
 
 Storage types: a variant has one ("float32", "bfloat16" or "float16", its record's "dtype";
 its name carries it as a fourth part where it is not float32, "softmax/block_row/cpu/bfloat16").
@@ -259,6 +262,10 @@ class _Callable:
     pipeline = name = target = None
     inputs = outputs = ()
     rows = None  # a row pipeline: the positions of its [M, N] arguments (row_arguments)
+    # The C++ entry __call__ hands its keyword dict to first (_torch_ops.cpp's call, a pipeline's
+    # call_decided), set once a call on torch tensors has loaded it and named the variant there;
+    # None: every call takes the Python path.
+    _fast = None
 
     def _setup(self, names_in, names_out, dims=None):
         self.inputs, self.outputs = list(names_in), list(names_out)
@@ -319,20 +326,29 @@ class _Callable:
             return False
         self._allocate(objs)
         if index not in _NAMED:
-            _NAMED.add(index)
-            _TENSOR_EXT[0].set_names(index, list(self._names))
+            _name_variant(index, self)
+        if self._by_type is None and not self._host_params and _TENSOR_EXT[4] is not None:
+            self._fast = _TENSOR_EXT[4].call  # one variant: __call__ goes there first
         return invoke(index, objs, -1 if stream is None else
                       (getattr(stream, "cuda_stream", stream) or 0))
 
     def _allocate(self, objs):
-        """The outputs left None allocated, as _describe would."""
-        metas = None
-        for i in range(self._n_in, len(objs)):
+        """The outputs left None allocated, as _describe would; whether any was."""
+        n_in = self._n_in
+        shapes = None
+        for i in range(n_in, len(objs)):
             if objs[i] is None:
-                if metas is None:
-                    metas = [(0, o.shape) for o in objs[:self._n_in]]
-                objs[i] = allocate_like(objs[0], self._output_shape(i, metas), self.name,
-                                        self._names[i])
+                if shapes is None:  # every output's, once: _output_shape's, keyed as it keys
+                    if self.rows is not None:
+                        shapes = (objs[0].shape,) * (len(objs) - n_in)
+                    else:
+                        key = tuple([o.shape for o in objs[:n_in]])
+                        shapes = self._shapes.get(key)
+                        if shapes is None:
+                            metas = [(0, s) for s in key]
+                            shapes = [self._output_shape(j, metas) for j in range(n_in, len(objs))]
+                objs[i] = allocate_like(objs[0], shapes[i - n_in], self.name, self._names[i])
+        return shapes is not None
 
     def _tensors(self, objs):
         """Whether every input is a torch tensor, and every output one or None."""
@@ -354,7 +370,7 @@ class _Callable:
             unknown = next(n for n in arrays if n not in self._known)
             raise Error(f"{self.name}: unknown argument '{unknown}'; it takes "
                         f"{', '.join(self._names)}")
-        return [arrays.get(n) for n in self._names]
+        return [*map(arrays.get, self._names)]
 
     def _describe(self, objs):
         """(datas, metas, on_device, keep) of every argument (_arrays.values), outputs
@@ -532,6 +548,16 @@ class Kernel(_Callable):
                 f"{dtype})")
 
     def __call__(self, stream=None, **arrays):
+        fast = self._fast
+        if fast is not None:
+            # Torch tensors of a kind the C++ entry takes: it runs the call off the keyword dict
+            # (allocating the outputs left out) and returns the outputs, with no Python frame of
+            # ours between; else (None: it declined, nothing ran) call()'s path, which checks
+            # and words everything.
+            got = fast(self._index, arrays, self._names, -1 if stream is None else
+                       (getattr(stream, "cuda_stream", stream) or 0))
+            if got is not None:
+                return got
         return self.call(self._objects(arrays), stream)
 
     def call(self, objs, stream=None):
@@ -540,7 +566,7 @@ class Kernel(_Callable):
         full = None
         if self.rows is not None:
             objs, full = self._rows_in(objs)
-        if not self._host_params and self._tensors(objs):
+        if not self._host_params and type(objs[0]) is _FAST[1] and self._tensors(objs):
             index = self._index if self._by_type is None else \
                 self._by_type.get(TORCH_TYPES.get(objs[0].dtype))
             if self._tensor_call(index, objs, stream):
@@ -564,24 +590,39 @@ class Kernel(_Callable):
         return self._result(objs if full is None else full)
 
 
-# torch.ops.fuselab_ext, its invoke, whether tried, its invoke_decided (the ops' callables)
-_TENSOR_EXT = [None, None, False, None]
+# torch.ops.fuselab_ext, its invoke, whether tried, its invoke_decided (the ops' callables, or
+# the CPython entry's), and the CPython entry (_torch_ext.PY_ENTRY: what __call__ tries first)
+_TENSOR_EXT = [None, None, False, None, None]
 _TABLES = {}  # (pipeline, target, tune, dtype) -> (its C++ decision table, {index: decision})
 _NAMED = set()  # the variant indices whose argument names the C++ entry holds
 
 
 def _tensor_invoke():
-    """torch.ops.fuselab_ext.invoke.default, loading the C++ entry on first use (_torch_ext:
-    built once, cached), or None where it cannot be had (the reason is torch_ops's warning)."""
+    """The C++ entry's invoke, loading it on first use (_torch_ext: built once, cached): the
+    library's CPython function where it has one (no torch op binding: 1.5 us a call less), else
+    torch.ops.fuselab_ext.invoke.default; None where it cannot be had (the reason is torch_ops's
+    warning). Both take (index, [tensors], stream) and answer the same."""
     if not _TENSOR_EXT[2]:
         ext, _ = _torch_ext.get(sys.modules["torch"])
-        if ext is not None:  # the overloads' own callables: one Python frame fewer a call
+        if ext is not None:
+            py = _torch_ext.PY_ENTRY[0]
             _TENSOR_EXT[0] = ext
-            _TENSOR_EXT[1] = getattr(ext.invoke.default, "_op", ext.invoke.default)
-            _TENSOR_EXT[3] = getattr(ext.invoke_decided.default, "_op",
-                                     ext.invoke_decided.default)
+            if py is not None:
+                _TENSOR_EXT[1], _TENSOR_EXT[3], _TENSOR_EXT[4] = py.invoke, py.invoke_decided, py
+            else:  # the overloads' own callables: one Python frame fewer a call
+                _TENSOR_EXT[1] = getattr(ext.invoke.default, "_op", ext.invoke.default)
+                _TENSOR_EXT[3] = getattr(ext.invoke_decided.default, "_op",
+                                         ext.invoke_decided.default)
         _TENSOR_EXT[2] = True
     return _TENSOR_EXT[1]
+
+
+def _name_variant(index, k):
+    """Tells the C++ entry variant `index`'s argument names (k's), how many are inputs, its
+    pipeline (whose shape rule sizes the outputs it allocates), and whether k is a row
+    pipeline's (it then takes only a 2-D x: any other rank is flattened by k's path)."""
+    _NAMED.add(index)
+    _TENSOR_EXT[0].set_names(index, list(k._names), k.rows is not None, k._n_in, k.pipeline)
 
 
 # (pipeline, target, tune, dtype) -> {every argument's (device, shape, strides, type_code, bits):
@@ -649,18 +690,22 @@ class PipelineKernel(_Callable):
     def _error(self, msg):
         return Error(msg if msg.startswith(self.pipeline) else f"{self.name}: {msg}")
 
-    def _run(self, objs, stream):
+    def _run(self, objs, stream, tried=False):
+        """The call on `objs`; `tried`: __call__ has asked the C++ entry for exactly these."""
         full = None
         if self.rows is not None:
             objs, full = self._rows_in(objs)
-        tensors = self._tensors(objs) and _tensor_invoke() is not None
+        tensors = type(objs[0]) is _FAST[1] and self._tensors(objs) and (
+            _TENSOR_EXT[1] if _TENSOR_EXT[2] else _tensor_invoke()) is not None
         if tensors:  # torch tensors: the C++ entry, where their decision is known there
-            self._allocate(objs)
-            index = _TENSOR_EXT[3](self._table, objs, -1 if stream is None else
-                                   (getattr(stream, "cuda_stream", stream) or 0))
-            if index >= 0:
-                self.chosen, self.decision = self._by_index[index][1], self._by_index[index]
-                return self._result(objs if full is None else full)
+            if _TENSOR_EXT[4] is not None:
+                self._fast = _TENSOR_EXT[4].call_decided
+            if self._allocate(objs) or full is not None or not tried:
+                index = _TENSOR_EXT[3](self._table, objs, -1 if stream is None else
+                                       (getattr(stream, "cuda_stream", stream) or 0))
+                if index >= 0:
+                    self.chosen, self.decision = self._by_index[index][1], self._by_index[index]
+                    return self._result(objs if full is None else full)
         datas, metas, on_device, keep = self._describe(objs)
         base, err, empty = self._slots.fill(datas, metas)
         key = tuple(metas)  # every argument's device, shape, strides and element type
@@ -676,8 +721,7 @@ class PipelineKernel(_Callable):
         self._invoke(decision[0], base, err, on_device, objs, metas, stream)
         if tensors and not decision[2]:
             if decision[0] not in _NAMED:
-                _NAMED.add(decision[0])
-                _TENSOR_EXT[0].set_names(decision[0], list(self._names))
+                _name_variant(decision[0], self)
             self._by_index[decision[0]] = decision
             _TENSOR_EXT[0].decide(self._table, decision[0], objs)
         return self._result(objs if full is None else full)
@@ -709,7 +753,18 @@ class PipelineKernel(_Callable):
         return decision
 
     def __call__(self, stream=None, **arrays):
-        return self._run(self._objects(arrays), stream)
+        fast = self._fast
+        if fast is not None:
+            # The C++ entry runs the decision kept for these tensors (_run's decide) off the
+            # keyword dict, as Kernel's does, and says which; else (None: nothing ran) _run's
+            # path, told that the entry has seen these arguments.
+            got = fast(self._table, arrays, self._names, -1 if stream is None else
+                       (getattr(stream, "cuda_stream", stream) or 0))
+            if got is not None:
+                self.decision = decision = self._by_index[got[0]]
+                self.chosen = decision[1]
+                return got[1]
+        return self._run(self._objects(arrays), stream, fast is not None)
 
     def call(self, objs, stream=None):
         """Positional form: inputs then outputs in the pipeline's order (None: allocate)."""

@@ -1,5 +1,6 @@
 """The torch ops' C++ kernels (_torch_ops.cpp): compiled with torch.utils.cpp_extension on first
-use and loaded with torch.ops.load_library, or the reason they cannot be.
+use and loaded with torch.ops.load_library, or the reason they cannot be. The same library is
+imported as a CPython module too (PY_ENTRY): fuselab.kernel's per-call entry on torch tensors.
 
 The build is cached per (source, torch version, compiler ABI) under $FUSELAB_TORCH_EXT_DIR, else
 $XDG_CACHE_HOME/fuselab/torch_ext (~/.cache/...); torch's own lock keeps processes that start
@@ -27,6 +28,9 @@ def _cache_dir(torch, tag):
 
 _LOCK = threading.Lock()
 _LOADED = []  # [(ext, why)] once tried
+# The same library as a CPython module (its invoke and invoke_decided: fuselab.kernel's per-call
+# entry without torch's op binding), or None where it was built without Python's headers.
+PY_ENTRY = [None]
 
 
 def get(torch):
@@ -61,6 +65,8 @@ def _load(torch):
             is_python_module=False, verbose=False)
         if isinstance(path, str):  # torch returns the library's path without loading it
             torch.ops.load_library(path)
+        else:
+            path = os.path.join(build, "fuselab_torch_ops.so")
     except Exception as e:  # no compiler, no ninja, a torch without headers, a read-only cache
         lines = [line for line in str(e).splitlines() if line.strip()]
         said = [line for line in lines if "error" in line.lower()] or lines
@@ -69,4 +75,21 @@ def _load(torch):
     lib = _lib.LIB
     ext.init(ctypes.cast(lib.fuselab_invoke, ctypes.c_void_p).value,
              ctypes.cast(lib.fuselab_output_shapes, ctypes.c_void_p).value)
+    PY_ENTRY[0] = _py_entry(path)
     return ext, None
+
+
+def _py_entry(path):
+    """The loaded library's CPython module (PyInit_fuselab_torch_ops), or None: the ops then serve
+    fuselab.kernel, about 1.5 us a call slower."""
+    import importlib.machinery
+    import importlib.util
+
+    try:
+        loader = importlib.machinery.ExtensionFileLoader("fuselab_torch_ops", path)
+        spec = importlib.util.spec_from_file_location("fuselab_torch_ops", path, loader=loader)
+        module = importlib.util.module_from_spec(spec)
+        loader.exec_module(module)
+        return module if hasattr(module, "call_decided") else None
+    except Exception:  # built without Python's headers: no PyInit
+        return None
