@@ -13,9 +13,10 @@
 // float32 256 0.26, 1k 0.93, 4k 1.91, 16k 3.58*, 64k 2.69*, 256k 2.68*; bfloat16 256 0.15, 1k 0.57,
 // 4k 2.01, 16k 3.12*, 64k 2.42*, 256k 2.47*; float16 256 0.06, 1k 0.23, 4k 0.84, 16k 1.25, 64k
 // 1.36, 256k 1.39*; CPU: not built.
-// Since s20 (2026-12-03) it keeps bfloat16 N = 131072 to 262144 (2.56 to 2.58 TB/s against
-// chunked_row's 2.51 to 2.52); chunked_row takes float32 from N = 65536 (2.74 against 2.67 to
-// 2.70) and float16 from 131072 (results/runs/2026-12-03-h200-s20/c, one call).
+// Since s21 (2026-12-03), at 2^26 elements a call, chunked_row (h written in its first kernel)
+// takes float32 from N = 65536 (2.97 against 2.68 to 2.70 TB/s) and the 16-bit types from 131072
+// (bfloat16 2.60 to 2.62 against 2.56 to 2.58; results/runs/2026-12-03-h200-s21/a, one call).
+// It still wins where the rows are few (16 rows of N = 16384 or 65536: one wave of blocks).
 // summary: one kernel, one row a block of 512 threads (few rows resident: the re-read hits L2)
 #include "rmsnorm_residual.h"
 #include "rows_common.h"
