@@ -67,9 +67,10 @@ for path in sorted(glob.glob("results/runs/2026-12-02-h200-s13/a/grid_*.json")):
 json.dump({"meta": meta, "records": recs}, open(f"{stage}/bench_rows.json", "w"))
 s8 = json.load(open(f"{stage}/bench_cuda.json"))
 json.dump({"meta": s8["meta"], "records": s8["records"] + recs}, open(f"{stage}/bench_all.json", "w"))
-co_run = f"{s21}/c" if os.path.exists(f"{s21}/c/call_overhead.json") else f"{s18}/a"
-co = json.load(open(f"{co_run}/call_overhead.json"))
-co["records"] += json.load(open(f"{co_run}/overhead_cpp.json"))["records"]
+# The Python layers from s22 b/'s first process (three ran, one after the other: notes.txt), the
+# C++ loop (fuselab::invoke against Halide's own call) from s21 c/.
+co = json.load(open(f"{s22}/b/call_overhead_1.json"))
+co["records"] += json.load(open(f"{s21}/c/overhead_cpp.json"))["records"]
 json.dump(co, open(f"{stage}/call_overhead.json", "w"), indent=1)
 PY
 build/cli/fuselab tune --fit "$stage/bench_all.json" --choice-out "$stage/choice.json" > "$s22/choice.txt"
