@@ -5,17 +5,20 @@ table (issue 29), and writes `fuselab bench`-format records that `fuselab tune -
 Each call is timed as `fuselab bench` times a CUDA call (runtime/fuselab/timing.cpp: time_device):
 the L2 flushed before it (a 256 MB fill on the same stream, as the bench's), CUDA events around
 it, the median of `--repeats`, after `--warmup` untimed calls. It skips the bench's host batches
-(5 of at least 20 ms each a measurement), which made the bench take 0.25 s a strategy and shape
-even where the call takes 5 us: a grid of 29 shapes, ten strategies and three types took over
-150 s a pipeline (results/runs/2026-12-03-h200-s22/a), where this takes about 60.
+(5 of at least 20 ms each a measurement, so at least 0.1 s a strategy and shape even where the
+call takes 5 us): the bench did not finish 29 shapes, ten strategies and three types of one
+pipeline within 150 s (results/runs/2026-12-03-h200-s22/a), where this timed 87 such shapes in
+30 to 58 s a pipeline (b).
 
   python3 tools/row_grid.py --json OUT.json --n 184 --n 221 ... --elements 21 --elements 25
       [--shape NxM ...] [--pipeline P ...] [--dtype D ...] [--schedule S ...] [--repeats 15]
 
 Shapes: each N with M = round(2^E / N) for each --elements E, and each --shape. Inputs are
 uniform in [-1, 1). A strategy that refuses a shape (its declared row limit) gets a record with its
-error, as the bench's. Needs torch with CUDA and the fuselab package (FUSELAB_LIBRARY names a
-build's library).
+error, as the bench's. Records carry the variant's kernel count and the minimum bytes, and
+intermediate_bytes 0 (chunked_row's partials, 8 bytes a 16 KB chunk, are left out), for the cost
+model's fit. Needs torch with CUDA and the fuselab package (FUSELAB_LIBRARY names a build's
+library).
 """
 import argparse
 import json
@@ -105,6 +108,8 @@ def main():
     for pipeline in opt.pipeline or ROWS:
         for dtype in opt.dtype or list(TORCH_DTYPES):
             here = [v for v in listed if v["pipeline"] == pipeline and v["dtype"] == dtype]
+            kernels = {v["schedule"]: fuselab.kernel(pipeline, v["schedule"], target=opt.target)
+                       for v in here}
             for n, m in shapes:
                 ins, outs, min_bytes = arguments_of(here[0], n, m, dtype, device)
                 for v in here:
@@ -112,7 +117,7 @@ def main():
                            "name": v["schedule"], "dtype": dtype, "target": opt.target,
                            "kernels": v["kernels"], "min_bytes": min_bytes,
                            "intermediate_bytes": 0, "timing": "events" if cuda else "host"}
-                    k = fuselab.kernel(pipeline, v["schedule"], target=opt.target)
+                    k = kernels[v["schedule"]]
                     try:
                         k(**ins, **outs)
                         if cuda:
