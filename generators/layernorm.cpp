@@ -1,28 +1,37 @@
 #include "layernorm.h"
 
+#include "row_pad.h"
+
 namespace fuselab {
 
 void Layernorm::generate() {
     using namespace Halide;
     const Target tg = get_target();
     const Expr n = x.dim(0).extent();
-    r = RDom(0, n, "r");
     // float16 on CUDA: the hardware's conversions on rows of whole aligned vectors (storage.h).
     const Expr aligned = rows_aligned(16 / x.type().bytes(), x, out);
+    // row_pad: the statistics over the padded row, the elements past n masked (row_pad.h).
+    const int V = 16 / x.type().bytes();
+    if (row_pad > 0 && (chunk_bytes > 0 || !tg.has_gpu_feature())) {
+        throw CompileError("layernorm: row_pad is for CUDA's unchunked forms");
+    }
+    r = RDom(0, row_pad > 0 ? padded_extent(n, kPadUnit, row_pad) : n, "r");
+    const auto in_row = [&](const Expr &e) { return row_pad > 0 ? select(r.x < n, e, 0.0f) : e; };
+    const Expr xi = row_pad > 0 ? padded_index(i, n, V, aligned) : Expr(i);
 
-    xf(i, row) = widen(x(i, row), tg, aligned);
+    xf(i, row) = widen(x(xi, row), tg, aligned);
     shift(row) = xf(0, row);
     if (chunk_bytes > 0) {
         define_chunked();
         return;
     }
     sum(row) = 0.0f;
-    sum(row) += strict_float(xf(r, row) - shift(row));
+    sum(row) += in_row(strict_float(xf(r, row) - shift(row)));
     mean(row) = sum(row) / cast<float>(n);
     // strict_float: in this order (LLVM's reassociation would round x0 + mean to float32 first).
     xc(i, row) = strict_float((xf(i, row) - shift(row)) - mean(row));
     sumsq(row) = 0.0f;
-    sumsq(row) += xc(r, row) * xc(r, row);
+    sumsq(row) += in_row(xc(r, row) * xc(r, row));
     define_output();
 }
 

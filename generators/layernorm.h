@@ -20,6 +20,9 @@ public:
     // > 0: the chunked form (CUDA; chunks.h): rows cut into chunks of this many bytes, one block
     // a chunk. Set by a strategy's `params:` tag (the chunked_row strategies).
     GeneratorParam<int> chunk_bytes{"chunk_bytes", 0};
+    // > 0: the statistics reduce over the row padded to a rung of a ladder up to this many
+    // elements, the elements past N masked (row_pad.h; CUDA's register form, warp_regs_1k).
+    GeneratorParam<int> row_pad{"row_pad", 0};
     // The chunked form's first kernel takes the rows in reverse order (chunks.h).
     GeneratorParam<bool> chunk_rows_reversed{"chunk_rows_reversed", true};
 

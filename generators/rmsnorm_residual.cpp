@@ -1,16 +1,23 @@
 #include "rmsnorm_residual.h"
 
+#include "row_pad.h"
+
 namespace fuselab {
 
 void RmsnormResidual::generate() {
     using namespace Halide;
     const Target tg = get_target();
     const Expr n = x.dim(0).extent();
-    r = RDom(0, n, "r");
     // float16 on CUDA: the hardware's conversions on rows of whole aligned vectors (storage.h).
     const Expr aligned = rows_aligned(16 / x.type().bytes(), x, residual, out, h);
+    // row_pad: the statistic over the padded row, the elements past n masked (row_pad.h).
+    if (row_pad > 0 && (chunk_bytes > 0 || !tg.has_gpu_feature())) {
+        throw CompileError("rmsnorm_residual: row_pad is for CUDA's unchunked forms");
+    }
+    r = RDom(0, row_pad > 0 ? padded_extent(n, kPadUnit, row_pad) : n, "r");
+    const Expr xi = row_pad > 0 ? padded_index(i, n, 16 / x.type().bytes(), aligned) : Expr(i);
 
-    hs(i, row) = narrow(widen(x(i, row), tg, aligned) + widen(residual(i, row), tg, aligned),
+    hs(i, row) = narrow(widen(x(xi, row), tg, aligned) + widen(residual(xi, row), tg, aligned),
                         h.type(), tg, aligned);
     hf(i, row) = widen(hs(i, row), tg, aligned);
     sumsq(row) = 0.0f;
@@ -31,7 +38,8 @@ void RmsnormResidual::generate() {
         q = RDom(0, ch.count(), "q");
         sumsq(row) += part(q, row);
     } else {
-        sumsq(row) += hf(r, row) * hf(r, row);
+        const Expr sq = hf(r, row) * hf(r, row);
+        sumsq(row) += row_pad > 0 ? select(r.x < n, sq, 0.0f) : sq;
     }
     rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);
     h(i, row) = hs(i, row);

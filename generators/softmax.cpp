@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "math.h"
+#include "row_pad.h"
 
 namespace fuselab {
 
@@ -12,11 +13,20 @@ void Softmax::generate() {
     const Target tg = get_target();
     const Type t = x.type();
     const Expr n = x.dim(0).extent();
-    r = RDom(0, n, "r");
     // float16 on CUDA: the hardware's conversions on rows of whole aligned vectors (storage.h).
     const Expr aligned = rows_aligned(16 / t.bytes(), x, out);
+    // row_pad: the statistics over the padded row, the elements past n masked (row_pad.h).
+    const int V = 16 / t.bytes();
+    r = RDom(0, row_pad > 0 ? padded_extent(n, kPadUnit, row_pad) : n, "r");
+    const auto in_row = [&](const Expr &e, const Expr &identity) {
+        return row_pad > 0 ? select(r.x < n, e, identity) : e;
+    };
+    const Expr xi = row_pad > 0 ? padded_index(i, n, V, aligned) : Expr(i);
 
-    xf(i, row) = widen(x(i, row), tg, aligned);
+    xf(i, row) = widen(x(xi, row), tg, aligned);
+    if (row_pad > 0 && (chunk_bytes > 0 || !tg.has_gpu_feature())) {
+        throw CompileError("softmax: row_pad is for CUDA's unchunked forms");
+    }
     if (chunk_bytes > 0) {
         define_chunked();
         return;
@@ -30,7 +40,7 @@ void Softmax::generate() {
         // and so does the sum; every other row's sum is in [1, N]. So the row is tested once, on
         // 1 / sum's bits (bad, below), instead of each output element on its own.
         mx(row) = -std::numeric_limits<float>::infinity();
-        mx(row) = max(mx(row), xf(r, row));
+        mx(row) = max(mx(row), in_row(xf(r, row), -std::numeric_limits<float>::infinity()));
         mxf(row) = mx(row);
     } else {
         // x86: Halide's vector exp returns 0 for a NaN, so the row's NaN is made explicit. The
@@ -60,7 +70,7 @@ void Softmax::generate() {
         ex(i, row) = exp_nonpositive_cpu(d);
     }
     sum(row) = 0.0f;
-    sum(row) += ex(r, row);
+    sum(row) += in_row(ex(r, row), 0.0f);
     inv(row) = 1.0f / sum(row);
     // CUDA: a row whose sum is a number has no NaN output (ex in [0, 1], inv in [1/N, 1]), so
     // bfloat16, which tests for a NaN by hand, tests 1 / sum once (what the output reads); float32

@@ -446,11 +446,18 @@ inline void gpu_warp_stat_shfl(Func s, const RVar &r, const LoopLevel &warp, con
 // vectors, B-element chunks), its storage bounded to B elements, so that rows of at most B (the
 // strategy's row_limit) stay in registers: each lane holds B / 32 of them. Every later stage of
 // the warp reads f there instead of from memory. Returns f's lane level.
-inline LoopLevel gpu_warp_regs(Func f, const Var &i, const LoopLevel &warp, int V, int B) {
+//
+// `padded` (where the pipeline pads its rows, row_pad.h: the statistics' padded extent): f is
+// computed over the whole padded row, not only where the masked statistics read it (bounds
+// inference trims a select's branch to its condition): in each rung of the padding, a constant,
+// so that every load of the row is unconditional.
+inline LoopLevel gpu_warp_regs(Func f, const Var &i, const LoopLevel &warp, int V, int B,
+                               const Expr &padded = Expr()) {
     const std::string n = f.name();
     const std::vector<Var> a = f.args();
     Var k{n + "_k"}, u{n + "_u"}, l{n + "_l"}, v{n + "_v"};
     f.compute_at(warp);
+    if (padded.defined()) f.bound(i, 0, padded);
     split_row(f, i, k, u, l, v, 32, V, 0, B);
     f.reorder(v, u, k, l, a[1]).gpu_lanes(l).vectorize(v).unroll(u).bound_storage(i, B);
     return LoopLevel(f, l);

@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "fuselab/wide_accesses.h"
+#include "row_pad.h"
 #include "rows_common.h"
 
 namespace fuselab::rows {
@@ -133,15 +134,30 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
 }
 
 // The register form's output (warp_regs strategies): one warp a row, R rows a block, the row cut
-// into constant B-element chunks, and specialized on the rows' length where Halide's simplifier
-// then folds the guards: rows of exactly 256, 512 or 1024 elements (none left), and rows of whole
-// 32-lane vectors (one guard a step instead of one an element). Returns the warp's level.
+// into constant B-element chunks. Returns the warp's level. Specialized on the rows' length, where
+// Halide's simplifier then folds the guards: rows of exactly 256, 512 or 1024 elements (no guard,
+// no mask), and, where the pipeline pads its rows (`pad`, its row_pad param: row_pad.h), each
+// rung of the padding's ladder (rows of 1 to 256, 257 to 512, ... up to pad elements), aligned
+// rows, then the others: the padded row is a constant there, every load of the row
+// unconditional (16 bytes where aligned) and only the output's last step guarded. Without
+// padding, rows of whole 32-lane vectors (one guard a step instead of one an element).
 inline LoopLevel gpu_warp_regs_rows(Func out, Func second, const Var &i, const Var &row, int R,
-                                    int V, int B, const Expr &n, const Expr &aligned) {
+                                    int V, int B, const Expr &n, const Expr &aligned,
+                                    int pad = 0) {
     const LoopLevel warp = gpu_warp_rows(out, i, row, R, V, 0, B);
     if (second.defined()) gpu_warp_rows_with(second, out, i, row, R, V, 0, B);
     for (int e : {256, 512, 1024}) {
         if (e <= B) out.specialize(n == e && aligned);
+    }
+    if (pad > 0) {
+        const int unit = kPadUnit;
+        // Each rung bounded on both sides, so that the padded extent folds to its constant.
+        const auto rung = [&](int k) { return n > (k - 1) * unit && n <= k * unit; };
+        for (int k = 1; k * unit <= pad; k++) out.specialize(rung(k) && aligned);
+        for (int k = 1; k * unit <= pad; k++) out.specialize(rung(k) && !aligned);
+        out.specialize_fail("the register form holds rows of at most " + std::to_string(pad) +
+                            " elements");
+        return warp;
     }
     out.specialize(n % (32 * V) == 0 && aligned);
     out.specialize(aligned);

@@ -76,9 +76,12 @@ SHAPES_CONV = [  # input W x H x C x K; the output is floor(W/2) x floor(H/2), s
     (300, 200, 3, 16),               # full CPU rows and CUDA blocks (128x8 input pixels)
     (640, 360, 16, 16),
 ]
-SHAPES_ROWS = [  # N x M: rows of one element, primes, just past a warp's, a block's and 2^16
-    (1, 1), (1, 9), (7, 3), (33, 17), (257, 5), (1000, 3),
-    (1025, 4), (4097, 3), (16385, 2), (65537, 2), (262147, 1),
+SHAPES_ROWS = [  # N x M: rows of one element, primes, just past a warp's, a block's and 2^16;
+    # one 16-byte vector (8) and the padded register form's rungs (row_pad.h: 256 to 1024), each
+    # cut inside (520, 1016: aligned, their last vectors past n) and at a top no exact
+    # specialization takes (768)
+    (1, 1), (1, 9), (7, 3), (8, 5), (33, 17), (257, 5), (520, 3), (768, 2), (1000, 3),
+    (1016, 3), (1025, 4), (4097, 3), (16385, 2), (65537, 2), (262147, 1),
 ]
 SHAPES_TWO_CONVS = [  # W x H x C x K, no pooling: W = H = 1 is valid
     (1, 1, 1, 1), (1, 13, 3, 16), (13, 7, 3, 16), (31, 17, 5, 17),

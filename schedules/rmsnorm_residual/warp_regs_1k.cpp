@@ -15,6 +15,7 @@
 // element): bfloat16 2.50 against warp_row's 2.99; longer rows are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
+// params: row_pad=1024
 // summary: one warp a row, 4 rows a block, rows of at most 1024 held in registers
 #include "row_funcs.h"
 
@@ -26,8 +27,10 @@ FUSELAB_SCHEDULE(RmsnormResidual, warp_regs_1k) {
     align_buffers(g.x, g.residual, g.w, g.out, g.h);
     const Expr n = g.x.dim(0).extent();
     const Expr aligned = aligned_rows(V, g.x, g.residual, g.out, g.h);
-    const LoopLevel warp = gpu_warp_regs_rows(g.out, g.h, g.i, g.row, 4, V, B, n, aligned);
-    gpu_warp_regs(g.hf, g.i, warp, V, B);
+    const Expr padded = g.row_pad > 0 ? Expr(g.r.x.extent()) : Expr();
+    const LoopLevel warp =
+        gpu_warp_regs_rows(g.out, g.h, g.i, g.row, 4, V, B, n, aligned, g.row_pad);
+    gpu_warp_regs(g.hf, g.i, warp, V, B, padded);
     gpu_warp_stat_in(g.sumsq, g.r, warp, gpu_warp_rows_lane(g.out, g.i), g.row, V, B);
     wide_accesses(g, target);
 }

@@ -17,6 +17,7 @@
 // guard an element) to warp_row; longer rows are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
+// params: row_pad=1024
 // summary: one warp a row, 4 rows a block, rows of at most 1024 held in registers
 #include "row_funcs.h"
 
@@ -27,9 +28,11 @@ FUSELAB_SCHEDULE(Softmax, warp_regs_1k) {
     const int V = vec_elems(g.x.type()), B = 1024;
     align_buffers(g.x, g.out);
     const Expr n = g.x.dim(0).extent(), aligned = aligned_rows(V, g.x, g.out);
-    const LoopLevel warp = gpu_warp_regs_rows(g.out, Func(), g.i, g.row, 4, V, B, n, aligned);
-    gpu_warp_regs(g.xf, g.i, warp, V, B);
-    const LoopLevel ex_lane = gpu_warp_regs(g.ex, g.i, warp, V, B);
+    const Expr padded = g.row_pad > 0 ? Expr(g.r.x.extent()) : Expr();
+    const LoopLevel warp =
+        gpu_warp_regs_rows(g.out, Func(), g.i, g.row, 4, V, B, n, aligned, g.row_pad);
+    gpu_warp_regs(g.xf, g.i, warp, V, B, padded);
+    const LoopLevel ex_lane = gpu_warp_regs(g.ex, g.i, warp, V, B, padded);
     gpu_warp_stat_in(g.mx, g.r, warp, ex_lane, g.row, V, B);
     gpu_warp_stat_in(g.sum, g.r, warp, gpu_warp_rows_lane(g.out, g.i), g.row, V, B);
     wide_accesses(g, target);
