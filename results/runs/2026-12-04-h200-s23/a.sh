@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# s23's first call on the H200 (after `bash gpu/carry.sh`; carry .carry): the checks of the padded
+# s23's fourth call on the H200 (the first, with this script, ran a build whose CMake had not
+# re-read the strategies' params tags: warp_regs_1k unpadded; its logs are in a_unpadded/) (after `bash gpu/carry.sh`; carry .carry): the checks of the padded
 # register form (warp_regs_1k with row_pad=1024: generators/row_pad.h, schedules/rows_forms.h),
 # which changed CUDA code of every row pipeline's algorithm, and issue 28's host costs in one run.
 #   1. fuselab_tests over the row pipelines (every variant against float64).
-#   2. The CLI's CUDA sweep: every row variant at 2 shapes (gpu/gpu_run.sh rows' sweep); every
+#   2. The CLI's CUDA sweep: every
 #      warp_regs_1k variant at every shape of the row list (--all-shapes: the padding's rungs, cut
 #      inside and at their tops, rows of 1, 7 and 8); and at rows on each side of each rung.
 #   3. tests/test_rows.py (Python and torch, CUDA tensors included: NaN and inf rows at N = 7 and 1000).
@@ -26,9 +27,6 @@ pack() { tar czf "$OUT/a.tar.gz" -C /tmp a; }
 timeout 90 .carry/fuselab_tests --gtest_filter='*softmax*:*rmsnorm*:*layernorm*:Rows/*' > $D/rows_tests.log 2>&1
 echo "fuselab_tests (rows): exit $? at $SECONDS s: $(grep -E '^\[  (PASSED|FAILED) ' $D/rows_tests.log | tr '\n' ' ')" >> "$OUT/log.txt"
 pack
-timeout 120 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda --pipeline softmax \
-    --pipeline rmsnorm_residual --pipeline layernorm --shapes 2 --jobs 12 > $D/sweep_rows.log 2>&1
-echo "CLI sweep (rows, 2 shapes): exit $? at $SECONDS s: $(tail -1 $D/sweep_rows.log)" >> "$OUT/log.txt"
 wr=""
 for p in softmax rmsnorm_residual layernorm; do
     for d in "" /bfloat16 /float16; do wr+=" --variant $p/warp_regs_1k$d"; done

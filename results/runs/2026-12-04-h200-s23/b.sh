@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# s23's second call on the H200, right after a.sh (same carry): the padded register form timed.
+# s23's fifth call on the H200, right after a.sh (same carry; the second, with this script, ran
+# the unpadded build: b_unpadded/): the padded register form timed.
 #   1. warp_regs_1k at every shape of the shipped table where it runs (N <= 1024: 41 shapes, the
 #      three types and pipelines), for the choice's measured table (its s22 records are of the
 #      unpadded form).
