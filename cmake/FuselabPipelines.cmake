@@ -60,6 +60,9 @@ function(fuselab_add_generator name)
         message(FATAL_ERROR "fuselab_add_generator(${name}): no strategy files in ${dir}")
     endif ()
     set_property(GLOBAL PROPERTY fuselab_strategies_${name} "${strategy_files}")
+    # The header tags (targets, dtypes, params, row_limit...) are read here, at configure time: an
+    # edited strategy file re-runs CMake, so that a changed tag reaches its variants' commands.
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${strategy_files})
     set(namespace "${PROJECT_NAME}::halide_generators::")
     set(algorithm "")
     foreach (file IN LISTS strategy_files)

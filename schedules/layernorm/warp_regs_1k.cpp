@@ -3,17 +3,23 @@
 // widened, then x less the row's mean). So the row is read from DRAM once. The sum and the sum
 // of squares: each lane's partial from its registers, then the 32 partials combined by 11
 // shuffles (rows_common.h: gpu_lane_tree) inside the lanes of the one stage that reads it. No
-// shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in; rows_forms.h: gpu_warp_regs_rows).
-// Specialized on rows of exactly 256, 512 or 1024 and on rows of whole 32-lane steps, where
-// every guard but one a step folds away (16-byte loads and stores only). Wins at N = 256 to 1024
-// where the row is whole 32-lane steps. results/runs/2026-12-03-h200-s17 (a/summary.txt: TB/s at
-// the minimum bytes, copy 4.21; a/ncu: Nsight Compute, results/rows_ncu.md): float32 N = 256
-// 4.11 (torch_compile 4.10), 1024 3.99 (4.10); bfloat16 256 3.11 (3.92), 1024 3.52 (3.91);
-// float16 256 3.69, 1024 3.83. The 16-bit rows are issue-bound: bfloat16 N = 256 runs 30
-// instructions an element at 85% occupancy, top stalls not_selected and long_scoreboard. Before
-// the shuffle tree (32 shfl.idx a statistic) bfloat16 N = 256 ran 2.52. At N = 1000 (not whole
-// 32-lane steps: a guard an element) it still leads, but slowly: float32 3.38 (warp_row 2.93),
-// bfloat16 1.99 (warp_row 1.60). Longer rows are refused in words.
+// shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
+// Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to
+// 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
+// row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
+// specialized on each rung (rows_forms.h: gpu_warp_regs_rows), so every load of the row is
+// unconditional and only the output's last step is guarded. Before (s22), rows other than 256, 512
+// and 1024 ran one general kernel with a guard an element: Nsight Compute on softmax bfloat16 N =
+// 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95 registers, 29% occupancy,
+// compute-bound, 194 us where N = 256 took 35 (26 registers, 83%). Padded, the 41 table shapes of N
+// <= 1024 (three types, three pipelines) ran 1.79x faster (geometric mean, same session; up to 5.5x
+// at N = 184; rows of 901 in bfloat16 up to 15% slower: odd rows padded to 1024 element loads):
+// results/runs/2026-12-04-h200-s23/b, notes.txt.
+// Wins at N = 184 to 1024 (s23 b/short.json, 2^25 elements, copy 4.19 TB/s): float32 N = 1000
+// 3.84 TB/s (torch.compile 3.77), 184 3.31 (3.85); float16 1000 3.32 (3.55); bfloat16 184 1.24
+// against torch.compile's 3.55, 1024 3.25 (3.60): the 16-bit rows are issue-bound (s17: 30
+// instructions an element at N = 256, top stalls not_selected and long_scoreboard). Longer rows
+// are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
 // params: row_pad=1024

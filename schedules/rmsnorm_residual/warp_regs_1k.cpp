@@ -1,18 +1,26 @@
 // warp_regs_1k: one kernel, one warp a row, 4 rows a block, the row held in registers: rows of
 // at most 1024 elements (row_limit), each lane holding its 32 of h = x + residual widened to
 // float32; h is stored again from x and residual, re-read from L1 (Halide 21 put the
-// storage-type copy of h in global memory when the output h read it from the warp's level). The
-// sum of h^2: each lane's partial from its registers, then the 32 partials combined by 11
-// shuffles (rows_common.h: gpu_lane_tree) inside the output's lanes. No shared memory, no
-// barrier (gpu_warp_regs, gpu_warp_stat_in; rows_forms.h: gpu_warp_regs_rows). Specialized on
-// rows of exactly 256, 512 or 1024 and on rows of whole 32-lane steps, where every guard but one
-// a step folds away (16-byte loads and stores only). Wins at N = 256 to 1024 in the 16-bit types
-// where the row is whole 32-lane steps. results/runs/2026-12-03-h200-s17 (a/summary.txt: TB/s at
-// the minimum bytes, copy 4.21; a/ncu: Nsight Compute, results/rows_ncu.md): bfloat16 N = 256
-// 3.83 (torch_compile 4.09), 512 4.02, 1024 3.81 (4.11); float16 256 4.06 (4.07), 1024 3.94;
-// float32 256 4.02 (warp_row 4.03, Liger 4.10). bfloat16 N = 256 runs 46 instructions an element
-// (two outputs narrowed by integer rounding) at 82% occupancy. Loses at N = 1000 (a guard an
-// element): bfloat16 2.50 against warp_row's 2.99; longer rows are refused in words.
+// storage-type copy of h in global memory when the output h read it from the warp's level; so
+// did a padded h read from the registers, s23). The sum of h^2: each lane's partial from its
+// registers, then the 32 partials combined by 11 shuffles (rows_common.h: gpu_lane_tree) inside
+// the output's lanes. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
+// Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to
+// 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
+// row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
+// specialized on each rung (rows_forms.h: gpu_warp_regs_rows), so every load of the row is
+// unconditional and only the output's last step is guarded. Before (s22), rows other than 256, 512
+// and 1024 ran one general kernel with a guard an element: Nsight Compute on softmax bfloat16 N =
+// 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95 registers, 29% occupancy,
+// compute-bound, 194 us where N = 256 took 35 (26 registers, 83%). Padded, the 41 table shapes of N
+// <= 1024 (three types, three pipelines) ran 1.79x faster (geometric mean, same session; up to 5.5x
+// at N = 184; rows of 901 in bfloat16 up to 15% slower: odd rows padded to 1024 element loads):
+// results/runs/2026-12-04-h200-s23/b, notes.txt.
+// Wins at N = 184 to 1024 (s23 b/short.json, 2^25 elements, copy 4.19 TB/s): float32 N = 184
+// 3.99 TB/s (torch.compile 3.97), 280 4.01 (4.03); float16 736 3.80 (3.83); bfloat16 stays
+// behind torch.compile at short rows (184: 1.67 against 3.80; 1024: 3.63 against 3.88): two
+// outputs narrowed by integer rounding, 46 instructions an element at N = 256 (s17). Longer rows
+// are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
 // params: row_pad=1024

@@ -3,18 +3,23 @@
 // widened, then exp(x - max)). So the row is read from DRAM once and exp computed once an
 // element. The max and the sum: each lane's partial from its registers, then the 32 partials
 // combined by 11 shuffles (rows_common.h: gpu_lane_tree) inside the lanes of the one stage that
-// reads it. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in; rows_forms.h:
-// gpu_warp_regs_rows). Specialized on rows of exactly 256, 512 or 1024 and on rows of whole
-// 32-lane steps, where every guard but one a step folds away (16-byte loads and stores only).
-// Wins at N = 256 to 1024 where the row is whole 32-lane steps (H200 TB/s at the minimum bytes,
-// results/runs/2026-12-03-h200-s19, grid_summary.txt, copy 4.18): float32 N = 256 4.08
-// (torch_eager 4.07), 1024 4.03 (Liger 4.09); bfloat16 256 3.57 (torch_compile 3.83), 1024 3.82
-// (3.86); float16 256 3.84 (3.90), 1024 3.85 (3.92). The 16-bit rows are issue-bound: bfloat16
-// N = 256 runs 22 instructions an element at 81% occupancy (27 before its widening as words and
-// its NaN test once a row, s19; results/rows_ncu.md), its top stalls long_scoreboard and
-// not_selected (float32 in s17: 18, long_scoreboard, the memory). Before the shuffle tree (32
-// shfl.idx a statistic) bfloat16 N = 256 ran 2.34. Loses at N = 1000 (not whole 32-lane steps: a
-// guard an element) to warp_row; longer rows are refused in words.
+// reads it. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
+// Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to
+// 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
+// row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
+// specialized on each rung (rows_forms.h: gpu_warp_regs_rows), so every load of the row is
+// unconditional and only the output's last step is guarded. Before (s22), rows other than 256, 512
+// and 1024 ran one general kernel with a guard an element: Nsight Compute on softmax bfloat16 N =
+// 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95 registers, 29% occupancy,
+// compute-bound, 194 us where N = 256 took 35 (26 registers, 83%). Padded, the 41 table shapes of N
+// <= 1024 (three types, three pipelines) ran 1.79x faster (geometric mean, same session; up to 5.5x
+// at N = 184; rows of 901 in bfloat16 up to 15% slower: odd rows padded to 1024 element loads):
+// results/runs/2026-12-04-h200-s23/b, notes.txt.
+// Wins at N = 184 to 1024 in every type (s23 b/short.json, 2^25 elements, copy 4.19 TB/s):
+// float32 N = 184 3.95 TB/s (torch.compile 3.79), 1000 3.89 (Liger 3.86); bfloat16 280 2.14
+// (2.10), 1000 3.56 (3.05); bfloat16 184 1.81 against torch.compile's 2.53. The 16-bit rows are
+// issue-bound (s19: 22 instructions an element at N = 256, results/rows_ncu.md). Longer rows are
+// refused in words.
 // targets: cuda
 // row_limit: 1024 elements
 // params: row_pad=1024
