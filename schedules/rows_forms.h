@@ -133,28 +133,74 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     wide_accesses(g, target);
 }
 
+// Rung k of the padding's ladder (row_pad.h): rows of (k - 1) * kPadUnit + 1 to k * kPadUnit
+// elements, bounded on both sides, so that the padded extent folds to its constant there.
+inline Expr pad_rung(const Expr &n, int k) {
+    return n > (k - 1) * kPadUnit && n <= k * kPadUnit;
+}
+
+// One stage of the register form's output (a specialization, or the definition itself): R rows a
+// block, a warp a row; `by_vector` cuts the row by the 16-byte vector first (RoundUp: exact where
+// every row is whole aligned vectors), then the vectors across the lanes and B-element chunks, so
+// that a lane's guard is one test of its vector's index and never an element-by-element fallback.
+inline void warp_regs_output(Stage s, const Var &i, const Var &row, int R, int V, int B,
+                             bool by_vector) {
+    Var rb{row.name() + "_b"}, rw{row.name() + "_w"};
+    Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, il{i.name() + "_l"}, iv{i.name() + "_v"};
+    Var iq{i.name() + "_q"};
+    s.split(row, rb, rw, R, TailStrategy::GuardWithIf);
+    if (by_vector) {
+        s.split(i, iq, iv, V, TailStrategy::RoundUp)
+            .split(iq, ik, iu, B / V, TailStrategy::GuardWithIf)
+            .split(iu, iu, il, 32);
+    } else {
+        s.split(i, ik, iu, B, TailStrategy::GuardWithIf)
+            .split(iu, iu, il, 32 * V)
+            .split(il, il, iv, V);
+    }
+    s.reorder(iv, iu, ik, il, rw, rb)
+        .gpu_blocks(rb)
+        .gpu_threads(rw)
+        .gpu_lanes(il)
+        .vectorize(iv)
+        .unroll(iu);
+}
+
 // The register form's output (warp_regs strategies): one warp a row, R rows a block, the row cut
 // into constant B-element chunks. Returns the warp's level. Specialized on the rows' length, where
 // Halide's simplifier then folds the guards: rows of exactly 256, 512 or 1024 elements (no guard,
 // no mask), and, where the pipeline pads its rows (`pad`, its row_pad param: row_pad.h), each
 // rung of the padding's ladder (rows of 1 to 256, 257 to 512, ... up to pad elements), aligned
 // rows, then the others: the padded row is a constant there, every load of the row
-// unconditional (16 bytes where aligned) and only the output's last step guarded. Without
+// unconditional (16 bytes where aligned); there, where the pipeline has one output, the output is
+// cut by the vector first (warp_regs_output), so that its last step is one test a lane. Without
 // padding, rows of whole 32-lane vectors (one guard a step instead of one an element).
 inline LoopLevel gpu_warp_regs_rows(Func out, Func second, const Var &i, const Var &row, int R,
-                                    int V, int B, const Expr &n, const Expr &aligned,
-                                    int pad = 0) {
+                                    int V, int B, const Expr &n, const Expr &aligned, int pad = 0) {
+    if (pad > 0 && !second.defined()) {
+        for (int e : {256, 512, 1024}) {
+            if (e <= B) warp_regs_output(out.specialize(n == e && aligned), i, row, R, V, B, false);
+        }
+        for (int k = 1; k * kPadUnit <= pad; k++) {
+            warp_regs_output(out.specialize(pad_rung(n, k) && aligned), i, row, R, V, B, true);
+        }
+        for (int k = 1; k * kPadUnit <= pad; k++) {
+            warp_regs_output(out.specialize(pad_rung(n, k) && !aligned), i, row, R, V, B, false);
+        }
+        out.specialize_fail("the register form holds rows of at most " + std::to_string(pad) +
+                            " elements");
+        warp_regs_output(out, i, row, R, V, B, false);
+        return LoopLevel(out, Var(row.name() + "_w"));
+    }
+
     const LoopLevel warp = gpu_warp_rows(out, i, row, R, V, 0, B);
     if (second.defined()) gpu_warp_rows_with(second, out, i, row, R, V, 0, B);
     for (int e : {256, 512, 1024}) {
         if (e <= B) out.specialize(n == e && aligned);
     }
     if (pad > 0) {
-        const int unit = kPadUnit;
-        // Each rung bounded on both sides, so that the padded extent folds to its constant.
-        const auto rung = [&](int k) { return n > (k - 1) * unit && n <= k * unit; };
-        for (int k = 1; k * unit <= pad; k++) out.specialize(rung(k) && aligned);
-        for (int k = 1; k * unit <= pad; k++) out.specialize(rung(k) && !aligned);
+        for (int k = 1; k * kPadUnit <= pad; k++) out.specialize(pad_rung(n, k) && aligned);
+        for (int k = 1; k * kPadUnit <= pad; k++) out.specialize(pad_rung(n, k) && !aligned);
         out.specialize_fail("the register form holds rows of at most " + std::to_string(pad) +
                             " elements");
         return warp;
