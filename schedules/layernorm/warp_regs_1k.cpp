@@ -8,18 +8,20 @@
 // 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
 // row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
 // specialized on each rung (rows_forms.h: gpu_warp_regs_rows), so every load of the row is
-// unconditional and only the output's last step is guarded. Before (s22), rows other than 256, 512
-// and 1024 ran one general kernel with a guard an element: Nsight Compute on softmax bfloat16 N =
-// 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95 registers, 29% occupancy,
-// compute-bound, 194 us where N = 256 took 35 (26 registers, 83%). Padded, the 41 table shapes of N
-// <= 1024 (three types, three pipelines) ran 1.79x faster (geometric mean, same session; up to 5.5x
-// at N = 184; rows of 901 in bfloat16 up to 15% slower: odd rows padded to 1024 element loads):
-// results/runs/2026-12-04-h200-s23/b, notes.txt.
-// Wins at N = 184 to 1024 (s23 b/short.json, 2^25 elements, copy 4.19 TB/s): float32 N = 1000
-// 3.84 TB/s (torch.compile 3.77), 184 3.31 (3.85); float16 1000 3.32 (3.55); bfloat16 184 1.24
-// against torch.compile's 3.55, 1024 3.25 (3.60): the 16-bit rows are issue-bound (s17: 30
-// instructions an element at N = 256, top stalls not_selected and long_scoreboard). Longer rows
-// are refused in words.
+// unconditional; where every row is whole aligned vectors the output is cut by the vector first
+// (warp_regs_output), so that its last step is one test a lane (in 16-bit, the element-by-element
+// fallback of the lanes past N had been most of the kernel at N = 184: s23 d/ncu). Before (s22),
+// rows other than 256, 512 and 1024 ran one general kernel with a guard an element: Nsight Compute
+// on softmax bfloat16 N = 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95
+// registers, 29% occupancy, compute-bound, 194 us where N = 256 took 35 (26 registers, 83%).
+// Padded, the 41 table shapes of N <= 1024 in three types ran 1.94x faster, up to 6.1x at N = 184,
+// (geometric mean, same session, results/runs/2026-12-04-h200-s23/f against b_unpadded; rows of 901
+// in bfloat16 up to 15% slower: odd rows padded to 1024 element loads).
+// Wins at N = 184 to 1024 (s23 f/short.json, 2^25 elements, copy 4.19 TB/s): float32 N = 280 3.91
+// TB/s (torch.compile 3.85), 1000 3.84 (3.78), 184 3.71 (3.85); float16 736 3.45 (2.60), 1000 3.43
+// (3.56); bfloat16 184 1.98 against torch.compile's 3.63, 1024 3.27 (3.53): the 16-bit rows are
+// issue-bound (s17: 30 instructions an element at N = 256, top stalls not_selected and
+// long_scoreboard). Longer rows are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
 // params: row_pad=1024

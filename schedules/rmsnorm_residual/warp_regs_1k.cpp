@@ -9,13 +9,14 @@
 // 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
 // row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
 // specialized on each rung (rows_forms.h: gpu_warp_regs_rows), so every load of the row is
-// unconditional and only the output's last step is guarded. Before (s22), rows other than 256, 512
-// and 1024 ran one general kernel with a guard an element: Nsight Compute on softmax bfloat16 N =
-// 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95 registers, 29% occupancy,
+// unconditional; the output's last step is guarded (h and out computed together: the output's
+// vector-first cut is not applied here). Before (s22), rows other than 256, 512 and 1024 ran one
+// general kernel with a guard an element: Nsight Compute on softmax bfloat16 N = 280
+// (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95 registers, 29% occupancy,
 // compute-bound, 194 us where N = 256 took 35 (26 registers, 83%). Padded, the 41 table shapes of N
-// <= 1024 (three types, three pipelines) ran 1.79x faster (geometric mean, same session; up to 5.5x
-// at N = 184; rows of 901 in bfloat16 up to 15% slower: odd rows padded to 1024 element loads):
-// results/runs/2026-12-04-h200-s23/b, notes.txt.
+// <= 1024 in three types ran 1.55x faster, up to 3.8x at N = 184, (geometric mean, same session,
+// results/runs/2026-12-04-h200-s23/f against b_unpadded; rows of 901 in bfloat16 up to 15% slower:
+// odd rows padded to 1024 element loads).
 // Wins at N = 184 to 1024 (s23 b/short.json, 2^25 elements, copy 4.19 TB/s): float32 N = 184
 // 3.99 TB/s (torch.compile 3.97), 280 4.01 (4.03); float16 736 3.80 (3.83); bfloat16 stays
 // behind torch.compile at short rows (184: 1.67 against 3.80; 1024: 3.63 against 3.88): two

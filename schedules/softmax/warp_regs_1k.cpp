@@ -8,18 +8,20 @@
 // 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
 // row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
 // specialized on each rung (rows_forms.h: gpu_warp_regs_rows), so every load of the row is
-// unconditional and only the output's last step is guarded. Before (s22), rows other than 256, 512
-// and 1024 ran one general kernel with a guard an element: Nsight Compute on softmax bfloat16 N =
-// 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95 registers, 29% occupancy,
-// compute-bound, 194 us where N = 256 took 35 (26 registers, 83%). Padded, the 41 table shapes of N
-// <= 1024 (three types, three pipelines) ran 1.79x faster (geometric mean, same session; up to 5.5x
-// at N = 184; rows of 901 in bfloat16 up to 15% slower: odd rows padded to 1024 element loads):
-// results/runs/2026-12-04-h200-s23/b, notes.txt.
-// Wins at N = 184 to 1024 in every type (s23 b/short.json, 2^25 elements, copy 4.19 TB/s):
-// float32 N = 184 3.95 TB/s (torch.compile 3.79), 1000 3.89 (Liger 3.86); bfloat16 280 2.14
-// (2.10), 1000 3.56 (3.05); bfloat16 184 1.81 against torch.compile's 2.53. The 16-bit rows are
-// issue-bound (s19: 22 instructions an element at N = 256, results/rows_ncu.md). Longer rows are
-// refused in words.
+// unconditional; where every row is whole aligned vectors the output is cut by the vector first
+// (warp_regs_output), so that its last step is one test a lane (in 16-bit, the element-by-element
+// fallback of the lanes past N had been most of the kernel at N = 184: s23 d/ncu). Before (s22),
+// rows other than 256, 512 and 1024 ran one general kernel with a guard an element: Nsight Compute
+// on softmax bfloat16 N = 280 (results/runs/2026-12-04-h200-s23/c, results/rows_ncu.md s23): 95
+// registers, 29% occupancy, compute-bound, 194 us where N = 256 took 35 (26 registers, 83%).
+// Padded, the 41 table shapes of N <= 1024 in three types ran 2.06x faster, up to 5.8x at N = 184,
+// (geometric mean, same session, results/runs/2026-12-04-h200-s23/f against b_unpadded; rows of 901
+// in bfloat16 up to 15% slower: odd rows padded to 1024 element loads).
+// Wins at N = 184 to 1024 in every type (s23 f/short.json, 2^25 elements, copy 4.19 TB/s): float32
+// N = 184 3.93 TB/s (torch.compile 3.79), 1000 3.87 (3.87); bfloat16 280 2.57 (2.11), 1000 3.61
+// (3.05); float16 184 2.66 (2.06); bfloat16 184 2.27 against torch.compile's 2.37. The 16-bit rows
+// are issue-bound (s19: 22 instructions an element at N = 256, results/rows_ncu.md). Longer rows
+// are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
 // params: row_pad=1024

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # results/h200.{json,md,png}, h200_rows.png, models.json and measured.json: s22's assembly
 # (results/runs/2026-12-03-h200-s22/assemble.sh, every source it names) with s23's records first:
-# b/grid_wr.json (warp_regs_1k, now the padded register form, at the table's 41 shapes where it
-# runs, N <= 1024, the three types) and b/short.json (every fused strategy at N = 184, 280, 736,
-# 1000, 256 and 1024, 2^25 elements) beside b/peers_short.json (the peers and the copy of the same
-# call). Every older warp_regs_1k record is left out (the unpadded form's). The host cost of a call
-# from a/, the Python layers and the C++ loop in one call (issue 28). s22's header follows.
+# f/grid_wr.json (warp_regs_1k as shipped: padded, and its single-output pipelines' output cut by
+# the vector first; the table's 41 shapes where it runs, N <= 1024, the three types) and
+# f/short.json (every fused strategy at N = 184, 280, 736, 1000, 256 and 1024, 2^25 elements)
+# beside f/peers_short.json (the peers and the copy of the same call). Every older warp_regs_1k
+# record is left out. The host cost of a call from a/, the Python layers and the C++ loop in one
+# call (issue 28; e/ measured it again: notes.txt). s22's header follows.
 #   bash results/runs/2026-12-04-h200-s23/assemble.sh   (from the repository root; needs build/)
 #
 # results/h200.{json,md,png}, h200_rows.png, models.json and measured.json: s21's assembly
@@ -35,21 +36,21 @@ s23=results/runs/2026-12-04-h200-s23
 run=$s19
 stage="$(mktemp -d)"
 cat "$s8/machine.txt" > "$stage/machine.txt"
-printf '\n(row reductions: 2026-12-04, s23 call b for warp_regs_1k and N = 184, 280, 736 and 1000; 2026-12-03, s21 call a for N = 16384 .. 262144 and the peers at 65536 and 262144; s20 call c for chunked_row at the other N; s19, calls a, b and c; where none has a record, s16 to s18)\n' >> "$stage/machine.txt"
-cat "$s23/b/machine.txt" >> "$stage/machine.txt"
+printf '\n(row reductions: 2026-12-04, s23 call f for warp_regs_1k and N = 184, 280, 736 and 1000; 2026-12-03, s21 call a for N = 16384 .. 262144 and the peers at 65536 and 262144; s20 call c for chunked_row at the other N; s19, calls a, b and c; where none has a record, s16 to s18)\n' >> "$stage/machine.txt"
+cat "$s23/f/machine.txt" >> "$stage/machine.txt"
 cat "$s21/a/machine.txt" >> "$stage/machine.txt"
 cat "$s20/c/machine.txt" >> "$stage/machine.txt"
 cat "$run/b/machine.txt" >> "$stage/machine.txt"
 cp "$s8/bench_cuda.json" "$s8/peers.json" "$s8/torch_graph.json" "$s8/torch_torch.json" "$stage/"
 cp "$s21/a/peers_rows.json" "$stage/peers_rows.json"
 cp "$run/c/peers_rows.json" "$stage/peers_rows_s19.json"
-cp "$s23/b/peers_short.json" "$stage/peers_rows_s23.json"
+cp "$s23/f/peers_short.json" "$stage/peers_rows_s23.json"
 python3 - "$run" "$s16" "$s17" "$s18" "$stage" "$s20" "$s21" "$s22" "$s23" <<'PY'
 import glob, json, os, sys
 run, s16, s17, s18, stage, s20, s21, s22, s23 = sys.argv[1:]
 key = lambda r: (r["workload"], r["size"], r["name"], r.get("dtype"), r.get("kind"))
 seen, recs, meta = set(), [], None
-new = [f"{s23}/b/grid_wr.json", f"{s23}/b/short.json"]
+new = [f"{s23}/f/grid_wr.json", f"{s23}/f/short.json"]
 paths = new + sorted(glob.glob(f"{s22}/b/grid_*.json"))
 paths += [f"{s22}/b/heldout.json"] if os.path.exists(f"{s22}/b/heldout.json") else []
 paths += sorted(glob.glob(f"{s21}/a/grid_*.json"))
