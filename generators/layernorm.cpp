@@ -15,7 +15,7 @@ void Layernorm::generate() {
     if (row_pad > 0 && (chunk_bytes > 0 || !tg.has_gpu_feature())) {
         throw CompileError("layernorm: row_pad is for CUDA's unchunked forms");
     }
-    r = RDom(0, row_pad > 0 ? padded_extent(n, kPadUnit, row_pad) : n, "r");
+    r = RDom(0, row_pad > 0 ? padded_extent(n, row_pad_unit, row_pad) : n, "r");
     const auto in_row = [&](const Expr &e) { return row_pad > 0 ? select(r.x < n, e, 0.0f) : e; };
     const Expr xi = row_pad > 0 ? padded_index(i, n, V, aligned) : Expr(i);
 

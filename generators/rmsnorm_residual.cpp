@@ -14,12 +14,12 @@ void RmsnormResidual::generate() {
     if (row_pad > 0 && (chunk_bytes > 0 || !tg.has_gpu_feature())) {
         throw CompileError("rmsnorm_residual: row_pad is for CUDA's unchunked forms");
     }
-    r = RDom(0, row_pad > 0 ? padded_extent(n, kPadUnit, row_pad) : n, "r");
+    r = RDom(0, row_pad > 0 ? padded_extent(n, row_pad_unit, row_pad) : n, "r");
     const Expr xi = row_pad > 0 ? padded_index(i, n, 16 / x.type().bytes(), aligned) : Expr(i);
 
-    hs(i, row) = narrow(widen(x(xi, row), tg, aligned) + widen(residual(xi, row), tg, aligned),
+    hs(i, row) = narrow(widen(x(i, row), tg, aligned) + widen(residual(i, row), tg, aligned),
                         h.type(), tg, aligned);
-    hf(i, row) = widen(hs(i, row), tg, aligned);
+    hf(i, row) = widen(hs(xi, row), tg, aligned);
     sumsq(row) = 0.0f;
     if (chunk_bytes > 0) {
         // The chunked form (chunks.h), CUDA only: each chunk's sum of squares over the elements

@@ -19,8 +19,11 @@ public:
     // a chunk. Set by a strategy's `params:` tag (the chunked_row strategies).
     GeneratorParam<int> chunk_bytes{"chunk_bytes", 0};
     // > 0: the statistics reduce over the row padded to a rung of a ladder up to this many
-    // elements, the elements past N masked (row_pad.h; CUDA's register form, warp_regs_1k).
+    // elements, past it to a multiple of row_pad_unit, the elements past N masked (row_pad.h;
+    // CUDA's unchunked forms: warp_regs_1k, the padded block forms).
     GeneratorParam<int> row_pad{"row_pad", 0};
+    // The ladder's step, and the multiple that a longer padded row is (row_pad.h: kPadUnit).
+    GeneratorParam<int> row_pad_unit{"row_pad_unit", 256};
 
     Input<Buffer<void, 2>> x{"x"};
     Input<Buffer<void, 2>> residual{"residual"};

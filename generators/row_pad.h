@@ -9,15 +9,19 @@
 // after another (s22: warp_regs_1k bfloat16 ran 3.5 TB/s at N = 256, its exact specialization,
 // and 1.0 at N = 280; results/rows_ncu.md). A strategy that specializes on each rung (rows_forms.h:
 // gpu_warp_regs_rows) sees P as a constant there, so its loads are unconditional and unrolled.
+// The block forms (rows_forms.h: gpu_padded_block_rows) pad to a ladder of their own (the
+// strategy's row_pad and row_pad_unit params) and, past it, to a multiple of the unit, which is
+// a whole number of their threads' steps: no step of a statistic is guarded there either.
 #pragma once
 
 #include "Halide.h"
 
 namespace fuselab {
 
-// The ladder's step: 256 elements, one 16-byte vector a lane of a warp in 16-bit types, two in
-// float32 (a step of 128 there made 8 rungs a side, and rmsnorm_residual's float32 generator,
-// whose two outputs are computed together, ran past 10 minutes; 4 take seconds).
+// The register form's ladder step (the default of the row_pad_unit param): 256 elements, one
+// 16-byte vector a lane of a warp in 16-bit types, two in float32 (a step of 128 there made 8
+// rungs a side, and rmsnorm_residual's float32 generator, whose two outputs are computed
+// together, ran past 10 minutes; 4 take seconds).
 constexpr int kPadUnit = 256;
 
 // P for a row of n elements: the smallest multiple of `unit` at or above n, where that is at

@@ -17,7 +17,7 @@ void Softmax::generate() {
     const Expr aligned = rows_aligned(16 / t.bytes(), x, out);
     // row_pad: the statistics over the padded row, the elements past n masked (row_pad.h).
     const int V = 16 / t.bytes();
-    r = RDom(0, row_pad > 0 ? padded_extent(n, kPadUnit, row_pad) : n, "r");
+    r = RDom(0, row_pad > 0 ? padded_extent(n, row_pad_unit, row_pad) : n, "r");
     const auto in_row = [&](const Expr &e, const Expr &identity) {
         return row_pad > 0 ? select(r.x < n, e, identity) : e;
     };

@@ -10,6 +10,13 @@
 
 namespace fuselab::rows {
 
+// The padding of g's rows (row_pad.h), where its row_pad params ask for it.
+template <typename G>
+RowFuncs::Padding row_padding(const G &g) {
+    if (g.row_pad <= 0) return {};
+    return {g.r.x.extent(), g.row_pad, g.row_pad_unit};
+}
+
 // softmax: the max, then the sum of exp(x - max); the staged row is x.
 inline RowFuncs row_funcs(Softmax &g, bool staged) {
     align_buffers(g.x, g.out);
@@ -23,7 +30,8 @@ inline RowFuncs row_funcs(Softmax &g, bool staged) {
             Func(),
             g.x.type(),
             g.x.dim(0).extent(),
-            aligned_rows(V, g.x, g.out)};
+            aligned_rows(V, g.x, g.out),
+            row_padding(g)};
 }
 
 // rmsnorm_residual: the sum of squares of h = x + residual; the staged row is h (read from x and
@@ -40,7 +48,8 @@ inline RowFuncs row_funcs(RmsnormResidual &g, bool /*staged*/) {
             g.h,
             g.x.type(),
             g.x.dim(0).extent(),
-            aligned_rows(V, g.x, g.residual, g.out, g.h)};
+            aligned_rows(V, g.x, g.residual, g.out, g.h),
+            row_padding(g)};
 }
 
 // layernorm: the sum (of x less its first element), then the sum of squares about the mean; the
@@ -57,7 +66,8 @@ inline RowFuncs row_funcs(Layernorm &g, bool staged) {
             Func(),
             g.x.type(),
             g.x.dim(0).extent(),
-            aligned_rows(V, g.x, g.out)};
+            aligned_rows(V, g.x, g.out),
+            row_padding(g)};
 }
 
 // The chunked forms (rows_chunked.h): which Funcs each kernel computes. The generator must have

@@ -45,6 +45,13 @@ struct RowFuncs {
     Type type;                // the storage type
     Expr n;                   // the row's length
     Expr aligned;             // every row of every buffer starts on a 16-byte boundary
+    // Where the pipeline pads its rows (its row_pad params, row_pad.h): the statistics' padded
+    // extent P (undefined: no padding), the ladder's top, and its step (a longer row's P is a
+    // multiple of the step).
+    struct Padding {
+        Expr padded;
+        int pad = 0, unit = 0;
+    } padding;
 };
 
 struct Form {
@@ -87,6 +94,82 @@ inline void gpu_stage_rows(Func xs, const LoopLevel &block, int V, int steps, in
         .store_in(MemoryType::GPUShared);
 }
 
+// Rung k of the padding's ladder (row_pad.h): rows of (k - 1) * unit + 1 to k * unit elements,
+// bounded on both sides, so that the padded extent folds to its constant there.
+inline Expr pad_rung(const Expr &n, int k, int unit = kPadUnit) {
+    return n > (k - 1) * unit && n <= k * unit;
+}
+
+// One stage of the block form's output (a specialization, or the definition itself), with a
+// padded row (gpu_padded_block_rows): one row a block, T threads of V-element vectors, S steps a
+// thread unrolled; `by_vector` cuts the row by the vector first (as warp_regs_output), so that the
+// last step's guard is one test a thread's vector.
+inline void padded_block_output(Stage s, const Var &i, const Var &row, int T, int V, int S,
+                                bool by_vector) {
+    Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
+    Var iq{i.name() + "_q"};
+    if (by_vector) {
+        s.split(i, iq, iv, V, TailStrategy::RoundUp)
+            .split(iq, ik, it, T, TailStrategy::GuardWithIf)
+            .split(ik, ik, iu, S, TailStrategy::GuardWithIf);
+    } else {
+        s.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
+            .split(it, it, iv, V)
+            .split(ik, ik, iu, S, TailStrategy::GuardWithIf);
+    }
+    s.reorder(iv, iu, ik, it, row).gpu_blocks(row).gpu_threads(it).vectorize(iv).unroll(iu);
+}
+
+// The block form over a padded row (the pipeline's row_pad params, row_pad.h): the statistics
+// reduce over P elements, a multiple of the thread block's T V, so the cut of the row by T V is
+// exact and every load of the row unconditional (past N it re-reads the row's last vector, masked
+// by a select); a bucket B becomes B / (T V) steps a thread, guarded a step at a time. The output
+// is specialized on each rung of the ladder (P a constant there), on aligned rows (cut by the
+// vector first: one test a vector) and on the others, with its own S steps (`out_steps`).
+inline void gpu_padded_block_rows(RowFuncs f, const Form &form, const Expr &fits,
+                                  int staged_bytes) {
+    const int T = form.threads, V = vec_elems(f.type), TV = T * V;
+    if (f.padding.unit % TV != 0 || f.padding.pad % f.padding.unit != 0) {
+        throw CompileError(form.name() + ": a padded row's step (row_pad_unit " +
+                           std::to_string(f.padding.unit) + ") must be a multiple of " +
+                           std::to_string(TV) + ", and row_pad a multiple of it");
+    }
+    // The statistics take P / (T V) steps a thread, `unit` / (T V) of them unrolled: P is a
+    // multiple of the unit, so no step is guarded (a guarded step, where Halide partitioned the
+    // loop on the clamped index first, kept its loads behind branches: 45% more instructions and
+    // a 0.66x slower layernorm at N = 16384, s24 c/). The staging and the output run over the N
+    // elements, guarded, in B / (T V) steps (the bucket's) or their own.
+    const int B = form.bucket, S = f.padding.unit / TV;
+    const int SU = B > 0 ? B / TV : (form.steps > 0 ? form.steps : unroll_steps(V));
+    const int SO = B > 0 ? B / TV : (form.out_steps > 0 ? form.out_steps : out_steps(V));
+    const LoopLevel block(f.out, f.row);
+    if (f.second.defined()) {
+        // The second output is computed with the first (compute_with), which needs one cut of
+        // the row in every specialization: the guarded one.
+        gpu_block_rows(f.out, f.i, f.row, T, V, SO);
+        gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, SO);
+        for (int k = 1; k * f.padding.unit <= f.padding.pad; k++) {
+            f.out.specialize(fits && pad_rung(f.n, k, f.padding.unit) && f.aligned);
+        }
+        f.out.specialize(fits && f.aligned);
+        f.out.specialize(fits && !f.aligned);
+    } else {
+        for (int k = 1; k * f.padding.unit <= f.padding.pad; k++) {
+            padded_block_output(
+                f.out.specialize(fits && pad_rung(f.n, k, f.padding.unit) && f.aligned), f.i, f.row,
+                T, V, SO, true);
+        }
+        padded_block_output(f.out.specialize(fits && f.aligned), f.i, f.row, T, V, SO, true);
+        padded_block_output(f.out.specialize(fits && !f.aligned), f.i, f.row, T, V, SO, false);
+        padded_block_output(f.out, f.i, f.row, T, V, SO, false);
+    }
+    // Staged: rows past the shared memory's bytes; otherwise unreachable (aligned or not).
+    f.out.specialize_fail(form.name() + " keeps a row in shared memory: rows of at most " +
+                          std::to_string(staged_bytes / f.type.bytes()) + " elements of this type");
+    if (form.staged) gpu_stage_row(f.source, block, T, V, SU);
+    for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, S);
+}
+
 // Schedules f's pipeline in `form` on CUDA (g: its generator, for the wide-access pass).
 template <typename G>
 void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
@@ -97,6 +180,14 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     const int staged_bytes = form.staged_bytes > 0 ? form.staged_bytes : kStagedBytes;
     const Expr fits =
         form.staged ? f.n * f.type.bytes() * rows <= staged_bytes : Internal::const_true();
+    if (f.padding.padded.defined()) {
+        if (form.kind != Form::Block) {
+            throw CompileError(form.name() + ": padded rows are for the block form");
+        }
+        gpu_padded_block_rows(f, form, fits, staged_bytes);
+        wide_accesses(g, target);
+        return;
+    }
     if (form.kind == Form::Block) {
         const int T = form.threads;
         const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO, B);
@@ -131,12 +222,6 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
                               " elements of this type");
     }
     wide_accesses(g, target);
-}
-
-// Rung k of the padding's ladder (row_pad.h): rows of (k - 1) * kPadUnit + 1 to k * kPadUnit
-// elements, bounded on both sides, so that the padded extent folds to its constant there.
-inline Expr pad_rung(const Expr &n, int k) {
-    return n > (k - 1) * kPadUnit && n <= k * kPadUnit;
 }
 
 // One stage of the register form's output (a specialization, or the definition itself): R rows a

@@ -79,9 +79,10 @@ SHAPES_CONV = [  # input W x H x C x K; the output is floor(W/2) x floor(H/2), s
 SHAPES_ROWS = [  # N x M: rows of one element, primes, just past a warp's, a block's and 2^16;
     # one 16-byte vector (8) and the padded register form's rungs (row_pad.h: 256 to 1024), each
     # cut inside (520, 1016: aligned, their last vectors past n) and at a top no exact
-    # specialization takes (768)
+    # specialization takes (768); the padded block forms' rows past their ladders, aligned and
+    # cut inside a multiple of their step (2056, 8200: row_pad_unit 1024 to 4096)
     (1, 1), (1, 9), (7, 3), (8, 5), (33, 17), (257, 5), (520, 3), (768, 2), (1000, 3),
-    (1016, 3), (1025, 4), (4097, 3), (16385, 2), (65537, 2), (262147, 1),
+    (1016, 3), (1025, 4), (2056, 3), (4097, 3), (8200, 2), (16385, 2), (65537, 2), (262147, 1),
 ]
 SHAPES_TWO_CONVS = [  # W x H x C x K, no pooling: W = H = 1 is valid
     (1, 1, 1, 1), (1, 13, 3, 16), (13, 7, 3, 16), (31, 17, 5, 17),

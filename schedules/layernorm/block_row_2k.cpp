@@ -10,7 +10,16 @@
 // the other strategies and the peers there (bench/, summary.txt; copy 4.21 TB/s), TB/s at the
 // minimum bytes: float32 N = 2048 3.11 (warp_row 2.95), 3072 2.11, 8192 3.34 (block_row 3.35). Not
 // yet in the choice's measured shapes.
+// Padded (s24, issue 30; params row_pad, row_pad_unit; rows_forms.h: gpu_padded_block_rows): the
+// statistics reduce over the row padded to 2048 or 4096 elements, longer rows to a multiple of
+// 2048, past N re-reading the row's last 16-byte vector and masked by a select, so no step of a
+// statistic is guarded; the output is specialized on each rung and cut by the vector first. Same
+// call against the unpadded kernel (results/runs/2026-12-04-h200-s24/b, padded_ab.py), 1.32x (0.82
+// to 3.43) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 1184 3.56 TB/s
+// against 2.01 unpadded, 4664 2.97 (2.25); bfloat16 1184 1.90 (0.87). Rows whose starts are not
+// 16-byte aligned still load element by element.
 // targets: cuda
+// params: row_pad=4096 row_pad_unit=2048
 // summary: one row a block of 128 threads, rows cut into constant 2048-element chunks
 #include "row_funcs.h"
 

@@ -12,7 +12,16 @@
 // The 16-bit rows stay issue-bound (staged_row_2k's profile, results/rows_ncu.md), at 0.58 to
 // 0.70 of the copy. H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17
 // (grid_summary.txt; copy 4.22).
+// Padded (s24, issue 30; params row_pad, row_pad_unit; rows_forms.h: gpu_padded_block_rows): the
+// statistics reduce over the row padded to 4096 or 8192 elements, longer rows to a multiple of
+// 4096, past N re-reading the row's last 16-byte vector and masked by a select, so no step of a
+// statistic is guarded; the output is specialized on each rung and cut by the vector first. Same
+// call against the unpadded kernel (results/runs/2026-12-04-h200-s24/b, padded_ab.py), 1.87x (0.87
+// to 5.63) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 2920 3.10 TB/s
+// against 1.55 unpadded, 4664 2.79 (2.25); bfloat16 4664 1.94 (1.04), 11936 1.78 (1.23). Rows whose
+// starts are not 16-byte aligned still load element by element.
 // targets: cuda
+// params: row_pad=8192 row_pad_unit=4096
 // row_limit: 196608 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB
 #include "row_funcs.h"

@@ -10,7 +10,16 @@
 // the peers there (bench/, summary.txt; copy 4.21 TB/s), TB/s at the minimum bytes: float32 N =
 // 2048 2.66, 3072 3.37 (warp_row 2.22), 8192 3.78 (block_row 3.55). Not yet in the choice's
 // measured shapes.
+// Padded (s24, issue 30; params row_pad, row_pad_unit; rows_forms.h: gpu_padded_block_rows): the
+// statistics reduce over the row padded to 4096 or 8192 elements, longer rows to a multiple of
+// 4096, past N re-reading the row's last 16-byte vector and masked by a select, so no step of a
+// statistic is guarded; the output is specialized on each rung and cut by the vector first. Same
+// call against the unpadded kernel (results/runs/2026-12-04-h200-s24/b, padded_ab.py), 1.27x (0.88
+// to 2.13) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 2920 3.87 TB/s
+// against 2.90 unpadded, 4664 3.56 (2.79), 7416 3.67 (2.98); bfloat16 4664 2.33 (1.57). Rows whose
+// starts are not 16-byte aligned still load element by element.
 // targets: cuda
+// params: row_pad=8192 row_pad_unit=4096
 // summary: one row a block of 256 threads, rows cut into constant 4096-element chunks
 #include "row_funcs.h"
 

@@ -13,7 +13,16 @@
 // row) to staged_row_wide, which keeps more threads an SM busy (bfloat16 2.11 against 2.17).
 // H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17 (grid_summary.txt; copy
 // 4.22).
+// Padded (s24, issue 30; params row_pad, row_pad_unit; rows_forms.h: gpu_padded_block_rows): the
+// statistics reduce over the row padded to 4096 or 8192 elements, longer rows to a multiple of
+// 4096, past N re-reading the row's last 16-byte vector and masked by a select, so no step of a
+// statistic is guarded; the output is specialized on each rung and cut by the vector first. Same
+// call against the unpadded kernel (results/runs/2026-12-04-h200-s24/b, padded_ab.py), 1.71x (0.87
+// to 3.79) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 2920 3.30 TB/s
+// against 2.10 unpadded, 4664 3.18 (2.82); bfloat16 2920 2.13 (0.96), 11936 2.13 (1.39). Rows whose
+// starts are not 16-byte aligned still load element by element.
 // targets: cuda
+// params: row_pad=8192 row_pad_unit=4096
 // row_limit: 196608 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB
 #include "row_funcs.h"
