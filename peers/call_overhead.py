@@ -5,8 +5,9 @@ launch-bound call (N = 4096, a 4 us kernel on the H200) costs its caller.
     python3 peers/call_overhead.py --json call_overhead.json [--device cuda|cpu] [--n 4096]
 
 Each path is called `--calls` times back to back after a warm-up, then the device is synchronized;
-the host wall clock over the loop divided by the calls is one sample, and the record holds the
-median of `--repeats` samples (kind "call_overhead", `name` the path, `host_us`). Paths:
+the host wall clock over the loop divided by the calls is one sample; each repeat takes one sample
+of every path in turn, and the record holds the median of `--repeats` samples (kind
+"call_overhead", `name` the path, `host_us`). Paths:
 torch.ops.fuselab.add_relu (the pipeline, its output allocated), torch.ops.fuselab.add_relu__fused__T
 (one strategy, output allocated), fuselab.kernel (pipeline and strategy, output given),
 fuselab_invoke through ctypes with its arguments described once (the C ABI's own cost), and the
@@ -33,18 +34,24 @@ import fuselab.torch_ops  # noqa: E402,F401
 from fuselab import _lib  # noqa: E402
 
 
-def per_call_us(fn, calls, repeats, sync):
-    for _ in range(max(50, calls // 10)):
-        fn()
-    sync()
-    samples = []
-    for _ in range(repeats):
-        t0 = time.perf_counter()
-        for _ in range(calls):
+def per_call_us(paths, calls, repeats, sync):
+    """{name: (median, samples)}: each repeat times every path's loop in turn (round robin), so
+    that a drift of the host's speed (other tenants, clocks) reaches every path alike and the
+    same-run ratios hold (on the H200's host, one path's time moved by a third between processes:
+    the op 9.7 to 12.4 us and eager torch.add 7.4 to 10.6, s22 b/)."""
+    for _, fn in paths:
+        for _ in range(max(50, calls // 10)):
             fn()
-        sync()
-        samples.append((time.perf_counter() - t0) / calls * 1e6)
-    return statistics.median(samples), samples
+    sync()
+    samples = {name: [] for name, _ in paths}
+    for _ in range(repeats):
+        for name, fn in paths:
+            t0 = time.perf_counter()
+            for _ in range(calls):
+                fn()
+            sync()
+            samples[name].append((time.perf_counter() - t0) / calls * 1e6)
+    return {name: (statistics.median(s), s) for name, s in samples.items()}
 
 
 def c_abi_call(variant_index, a, b, out, stream):
@@ -128,8 +135,9 @@ def main():
         ("torch_eager_op softmax [4, 1024] bfloat16", lambda: torch.softmax(x, -1)),
     ]
     records = []
-    for name, fn in paths:
-        med, samples = per_call_us(fn, opt.calls, opt.repeats, sync)
+    timed = per_call_us(paths, opt.calls, opt.repeats, sync)
+    for name, _ in paths:
+        med, samples = timed[name]
         records.append({"kind": "call_overhead", "workload": "add_relu", "size": str(opt.n),
                         "name": name, "device": dev, "host_us": med, "samples_us": samples,
                         "calls_per_repeat": opt.calls, "repeats": opt.repeats})
