@@ -440,6 +440,37 @@ def chart(groups, meta, path):
     return True
 
 
+def merge_overhead(run, paths):
+    """Each host-cost run's call_overhead records into RUN.json (a later record of the same name
+    replaces an earlier one) and its meta into meta["call_overhead"]; True where RUN.json changed."""
+    for path in paths:
+        with open(path) as f:
+            doc = json.load(f)
+        names = {r["name"] for r in doc["records"]}
+        run["records"] = [r for r in run["records"]
+                          if not (r.get("kind") == "call_overhead" and r["name"] in names)] + doc["records"]
+        metas = [m for m in run["meta"].get("call_overhead", []) if m.get("source") != path]
+        run["meta"]["call_overhead"] = metas + [{"source": path, **doc.get("meta", {})}]
+    return bool(paths)
+
+
+def overhead_section(records, metas):
+    """The host cost per call of each way to call add_relu (and softmax [4, 1024] bfloat16), CPU
+    tensors: the kernel's own work is in every figure, as the CPU runs it on the calling thread."""
+    if not records:
+        return []
+    lines = ["", "## Host cost per call, CPU tensors (issue 28)", "",
+             "Each figure is the median of the repeats' per-call means (back-to-back calls, one process "
+             "per source); on the CPU the kernel runs on the caller's thread, so each includes the "
+             "kernel's own work. Issue 28's targets are set on the H200's host (h200.md).", ""]
+    for m in metas:
+        lines.append(f"- `{m['source']}`: {m.get('date', '')}, torch {m.get('torch', '-')}, "
+                     f"torch ops backend {m.get('torch_ops_backend', '-')}")
+    lines += ["", "| path | N | host us per call |", "|---|---|---|"]
+    lines += [f"| {r['name']} | {r['size']} | {r['host_us']:.2f} |" for r in records]
+    return lines
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--json", required=True, help="one CPU run (h200.json's schema)")
@@ -449,10 +480,17 @@ def main():
                     "and into cpu.md")
     ap.add_argument("--plot-only", action="store_true",
                     help="redraw only cpu.png from the same records (cpu.md is not written)")
+    ap.add_argument("--call-overhead", action="append", default=[], metavar="JSON",
+                    help="a host-cost run on this machine with CPU tensors (peers/call_overhead.py "
+                    "--device cpu, or fuselab overhead --target cpu): its call_overhead records replace "
+                    "RUN.json's of the same names, and cpu.md lists them (issue 28)")
     args = ap.parse_args()
     with open(args.json) as f:
         run = json.load(f)
-    meta, records = run.get("meta", {}), run["records"]
+    rewrite = merge_overhead(run, args.call_overhead)
+    meta = run.get("meta", {})
+    overhead = [r for r in run["records"] if r.get("kind") == "call_overhead"]
+    records = [r for r in run["records"] if r.get("kind") != "call_overhead"]
     fill_floors(records, meta)
     groups = {}  # the workloads before the row reductions, which have their own part
     for r in records:
@@ -495,7 +533,7 @@ def main():
     lines += rows_section(records, targets23, meta)
     for key, rows in groups.items():
         lines += group_section(key, rows, meta)
-    rewrite = False
+    lines += overhead_section(overhead, meta.get("call_overhead", []))
     if args.choice:
         with open(args.choice) as f:
             c = json.load(f)

@@ -301,6 +301,27 @@ class Reports(unittest.TestCase):
                            capture_output=True, text=True, timeout=300)  # again: replaces, not appends
         with open(path) as f:
             self.assertEqual(len(json.load(f)["targets"]), 3)
+        # A host-cost run with CPU tensors (issue 28): merged by name, listed in cpu.md, and merged
+        # again without duplicates; the row and pointwise tables ignore it.
+        oh = os.path.join(self.tmp, "overhead.json")
+        with open(oh, "w") as f:
+            json.dump({"meta": {"date": "d", "torch_ops_backend": "c++"}, "records": [
+                {"kind": "call_overhead", "workload": "add_relu", "size": "4096", "name": n,
+                 "device": "cpu", "host_us": us} for n, us in (("path a", 1.5), ("path b", 7.25))]}, f)
+        for _ in range(2):
+            r = subprocess.run([PY, os.path.join(ROOT, "results", "report_cpu.py"), "--json", path, "--out", out,
+                                "--call-overhead", oh], capture_output=True, text=True, timeout=300)
+            self.assertEqual(r.returncode, 0, r.stderr[-2000:])
+        with open(path) as f:
+            doc = json.load(f)
+        self.assertEqual(sorted(r["name"] for r in doc["records"] if r.get("kind") == "call_overhead"),
+                         ["path a", "path b"])
+        self.assertEqual(len(doc["meta"]["call_overhead"]), 1)
+        self.assertEqual(len(doc["targets"]), 3)
+        with open(os.path.join(out, "cpu.md")) as f:
+            md = f.read()
+        self.assertIn("| path b | 4096 | 7.25 |", md)
+        self.assertIn("## Row reductions (issue 23)", md)
 
 
 class GpuPeersScript(unittest.TestCase):
