@@ -63,6 +63,9 @@ struct Form {
     bool staged = false;  // the row in shared memory
     int bucket = 0;       // rows cut by a constant B (rows_common.h: split_row), 0: by steps
     int staged_bytes = 0;  // staged: the bytes of rows a block holds at most (0: kStagedBytes)
+    // The staged and padded block forms' rows that are not whole aligned vectors: in which types
+    // their threads take adjacent elements (adjacent_row_stage), measured per form (s25 e1/).
+    enum Adjacent { Never, Bits16, Always } adjacent = Bits16;
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
@@ -94,6 +97,35 @@ inline void gpu_stage_rows(Func xs, const LoopLevel &block, int V, int steps, in
         .store_in(MemoryType::GPUShared);
 }
 
+// Rows that are not whole aligned vectors are loaded and stored element by element. There the
+// threads take adjacent elements (i = k T V + v T + t), so that one warp's access is 32
+// consecutive elements (64 bytes in 16-bit) instead of 32 elements a vector apart (16 times the
+// L1 wavefronts). `s` is a fresh specialization of a row-wise stage (its own cut), on such rows.
+inline void adjacent_row_stage(Stage s, const Var &i, const Var &row, int T, int V, int S) {
+    Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
+    s.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
+        .split(it, iv, it, T)
+        .split(ik, ik, iu, S, TailStrategy::GuardWithIf)
+        .reorder(iv, iu, ik, it, row)
+        .gpu_threads(it)
+        .unroll(iv)
+        .unroll(iu);
+}
+
+// The staged row's copy in adjacent_row_stage's layout where rows are not whole aligned vectors
+// (the stage's specialization, made before gpu_stage_row cuts the definition): the statistics
+// still read the staged row 16 bytes at a time, as it starts at 0 in shared memory.
+inline void stage_adjacent(Func xs, const Expr &aligned, int T, int V, int S) {
+    const std::vector<Var> a = xs.args();
+    adjacent_row_stage(xs.specialize(!aligned), a[0], a[1], T, V, S);
+}
+
+// Whether `form` puts the threads over adjacent elements where rows of type t are not whole
+// aligned vectors (Form::adjacent).
+inline bool adjacent_rows(const Form &form, const Type &t) {
+    return form.adjacent == Form::Always || (form.adjacent == Form::Bits16 && t.bits() == 16);
+}
+
 // Rung k of the padding's ladder (row_pad.h): rows of (k - 1) * unit + 1 to k * unit elements,
 // bounded on both sides, so that the padded extent folds to its constant there.
 inline Expr pad_rung(const Expr &n, int k, int unit = kPadUnit) {
@@ -105,13 +137,17 @@ inline Expr pad_rung(const Expr &n, int k, int unit = kPadUnit) {
 // thread unrolled; `by_vector` cuts the row by the vector first (as warp_regs_output), so that the
 // last step's guard is one test a thread's vector.
 inline void padded_block_output(Stage s, const Var &i, const Var &row, int T, int V, int S,
-                                bool by_vector) {
+                                bool by_vector, bool adjacent = false) {
     Var ik{i.name() + "_k"}, iu{i.name() + "_u"}, it{i.name() + "_t"}, iv{i.name() + "_v"};
     Var iq{i.name() + "_q"};
     if (by_vector) {
         s.split(i, iq, iv, V, TailStrategy::RoundUp)
             .split(iq, ik, it, T, TailStrategy::GuardWithIf)
             .split(ik, ik, iu, S, TailStrategy::GuardWithIf);
+    } else if (adjacent) {
+        adjacent_row_stage(s, i, row, T, V, S);
+        s.gpu_blocks(row);
+        return;
     } else {
         s.split(i, ik, it, T * V, TailStrategy::GuardWithIf)
             .split(it, it, iv, V)
@@ -143,6 +179,7 @@ inline void gpu_padded_block_rows(RowFuncs f, const Form &form, const Expr &fits
     const int SU = B > 0 ? B / TV : (form.steps > 0 ? form.steps : unroll_steps(V));
     const int SO = B > 0 ? B / TV : (form.out_steps > 0 ? form.out_steps : out_steps(V));
     const LoopLevel block(f.out, f.row);
+    const bool adjacent = adjacent_rows(form, f.type);
     if (f.second.defined()) {
         // The second output is computed with the first (compute_with), which needs one cut of
         // the row in every specialization: the guarded one.
@@ -160,13 +197,17 @@ inline void gpu_padded_block_rows(RowFuncs f, const Form &form, const Expr &fits
                 T, V, SO, true);
         }
         padded_block_output(f.out.specialize(fits && f.aligned), f.i, f.row, T, V, SO, true);
-        padded_block_output(f.out.specialize(fits && !f.aligned), f.i, f.row, T, V, SO, false);
-        padded_block_output(f.out, f.i, f.row, T, V, SO, false);
+        padded_block_output(f.out.specialize(fits && !f.aligned), f.i, f.row, T, V, SO, false,
+                            adjacent);
+        padded_block_output(f.out, f.i, f.row, T, V, SO, false, adjacent);
     }
     // Staged: rows past the shared memory's bytes; otherwise unreachable (aligned or not).
     f.out.specialize_fail(form.name() + " keeps a row in shared memory: rows of at most " +
                           std::to_string(staged_bytes / f.type.bytes()) + " elements of this type");
-    if (form.staged) gpu_stage_row(f.source, block, T, V, SU);
+    if (form.staged) {
+        if (adjacent) stage_adjacent(f.source, f.aligned, T, V, SU);
+        gpu_stage_row(f.source, block, T, V, SU);
+    }
     for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, S);
 }
 
@@ -188,8 +229,23 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         wide_accesses(g, target);
         return;
     }
+    // A staged block form (Form::adjacent): where rows are not whole aligned vectors, the staging
+    // in adjacent_row_stage's layout, and with one output the output too, in its own kernel (made
+    // first, so not cut as the others; a second output is computed with the first, one cut).
+    const bool staged_adjacent =
+        form.kind == Form::Block && form.staged && adjacent_rows(form, f.type);
+    const bool adjacent = staged_adjacent && !f.second.defined();
     if (form.kind == Form::Block) {
         const int T = form.threads;
+        const int SB = B / (T * V);
+        if (adjacent) {
+            Stage odd = f.out.specialize(fits && !f.aligned);
+            adjacent_row_stage(odd, f.i, f.row, T, V, B > 0 ? SB : (UO > 0 ? UO : out_steps(V)));
+            odd.gpu_blocks(f.row);
+        }
+        if (staged_adjacent) {
+            stage_adjacent(f.source, f.aligned, T, V, B > 0 ? SB : (U > 0 ? U : unroll_steps(V)));
+        }
         const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO, B);
         if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO, B);
         if (form.staged) gpu_stage_row(f.source, block, T, V, U, B);
@@ -215,7 +271,7 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     }
     f.out.specialize(fits && f.aligned);
     if (form.staged) {
-        f.out.specialize(fits);
+        if (!adjacent) f.out.specialize(fits);
         f.out.specialize_fail(form.name() + " keeps " + std::to_string(rows) +
                               " rows in shared memory: rows of at most " +
                               std::to_string(staged_bytes / rows / f.type.bytes()) +

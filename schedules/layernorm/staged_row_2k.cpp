@@ -10,6 +10,11 @@
 // at N <= 2048 (warp_regs_1k, warp_row, block_row_2k). H200 TB/s at the minimum bytes,
 // results/runs/2026-12-03-h200-s16 (b/, summary.txt; copy 4.21). Found by the bucket search
 // (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
+// Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, every type): the staging
+// and the output put the threads over adjacent elements (a warp's access 32 consecutive elements,
+// not 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
+// odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.18x, float16 1.59x, float32
+// 1.20x. Aligned rows' kernels are unchanged, byte for byte.
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
@@ -20,6 +25,7 @@ namespace fuselab {
 FUSELAB_SCHEDULE(Layernorm, staged_row_2k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 2048, form.staged = true;
+    form.adjacent = rows::Form::Always;  // float32 too (s25 e1/, odd_ab.py)
     rows::gpu_rows(g, form, target);
 }
 

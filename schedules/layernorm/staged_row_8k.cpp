@@ -20,6 +20,11 @@
 // to 5.63) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 2920 3.10 TB/s
 // against 1.55 unpadded, 4664 2.79 (2.25); bfloat16 4664 1.94 (1.04), 11936 1.78 (1.23). Rows whose
 // starts are not 16-byte aligned still load element by element.
+// Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, 16-bit): the staging and
+// the output put the threads over adjacent elements (a warp's access 32 consecutive elements, not
+// 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
+// odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.28x, float16 1.40x; float32
+// 0.85x, so not there. Aligned rows' kernels are unchanged, byte for byte.
 // targets: cuda
 // params: row_pad=8192 row_pad_unit=4096
 // row_limit: 196608 bytes

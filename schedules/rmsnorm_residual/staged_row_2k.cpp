@@ -11,6 +11,11 @@
 // warp_row) and past 10240 float32 elements, which it refuses. H200 TB/s at the minimum bytes,
 // results/runs/2026-12-03-h200-s16 (b/, summary.txt; copy 4.21). Found by the bucket search
 // (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
+// Rows that are not whole aligned vectors (s25, issue 30): with two outputs computed together, only
+// the staging could put its threads over adjacent elements (softmax's and layernorm's forms do it
+// for the output too). Tried, same call against 2aa169a's kernels
+// (results/runs/2026-12-04-h200-s25/e1, odd_ab.py), geometric mean over the grid's unaligned rows:
+// bfloat16 0.91x, float16 1.12x, float32 0.69x; not kept (Form::Never).
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
@@ -21,6 +26,7 @@ namespace fuselab {
 FUSELAB_SCHEDULE(RmsnormResidual, staged_row_2k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 2048, form.staged = true;
+    form.adjacent = rows::Form::Never;  // its staging alone: slower (s25 e1/, odd_ab.py)
     rows::gpu_rows(g, form, target);
 }
 

@@ -13,6 +13,11 @@
 // 3.99). Loses at 12288 (its last 8K chunk half empty: a guarded tail, float32 3.33) and at
 // 65536 16-bit to staged_row_wide (bfloat16 2.71 against 3.03). H200 TB/s at the minimum bytes,
 // results/runs/2026-12-03-h200-s17 (grid_summary.txt; copy 4.22).
+// Rows that are not whole aligned vectors (s25, issue 30): with two outputs computed together, only
+// the staging could put its threads over adjacent elements (softmax's and layernorm's forms do it
+// for the output too). Tried, same call against 2aa169a's kernels
+// (results/runs/2026-12-04-h200-s25/e1, odd_ab.py), geometric mean over the grid's unaligned rows:
+// bfloat16 0.93x, float16 1.17x, float32 0.90x; not kept (Form::Never).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB
@@ -23,6 +28,7 @@ namespace fuselab {
 FUSELAB_SCHEDULE(RmsnormResidual, staged_row_8k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 256, form.bucket = 8192, form.staged = true;
+    form.adjacent = rows::Form::Never;  // its staging alone: slower (s25 e1/, odd_ab.py)
     form.staged_bytes = 196608;
     rows::gpu_rows(g, form, target);
 }

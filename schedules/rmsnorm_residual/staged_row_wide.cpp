@@ -12,6 +12,11 @@
 // and 16-bit 65536 (bfloat16 3.03 against torch_compile's 2.98; float16 3.53, 0.84 of the copy,
 // against 3.02). H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17
 // (grid_summary.txt; copy 4.22).
+// Rows that are not whole aligned vectors (s25, issue 30): with two outputs computed together, only
+// the staging could put its threads over adjacent elements (softmax's and layernorm's forms do it
+// for the output too). Tried, same call against 2aa169a's kernels
+// (results/runs/2026-12-04-h200-s25/e1, odd_ab.py), geometric mean over the grid's unaligned rows:
+// bfloat16 0.96x, float16 1.07x, float32 0.92x; not kept (Form::Never).
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 512 threads, the row staged once in shared memory up to 192 KB
@@ -22,6 +27,7 @@ namespace fuselab {
 FUSELAB_SCHEDULE(RmsnormResidual, staged_row_wide) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 512, form.bucket = 8192, form.staged = true;
+    form.adjacent = rows::Form::Never;  // its staging alone: slower (s25 e1/, odd_ab.py)
     form.staged_bytes = 196608;
     rows::gpu_rows(g, form, target);
 }

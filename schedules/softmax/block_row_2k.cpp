@@ -18,6 +18,11 @@
 // to 2.20) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 1184 3.87 TB/s
 // against 2.67 unpadded, 2920 3.72 (3.01); bfloat16 1184 2.17 (1.31). Rows whose starts are not
 // 16-byte aligned still load element by element.
+// Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, 16-bit): the output put
+// the threads over adjacent elements (a warp's access 32 consecutive elements, not 32 a vector
+// apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1, odd_ab.py),
+// geometric mean over the grid's unaligned rows: bfloat16 1.41x, float16 1.29x; float32 1.04x (0.89
+// to 1.14), so not there. Aligned rows' kernels are unchanged, byte for byte.
 // targets: cuda
 // params: row_pad=4096 row_pad_unit=2048
 // summary: one row a block of 128 threads, rows cut into constant 2048-element chunks

@@ -18,6 +18,11 @@
 // to 2.13) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 2920 3.87 TB/s
 // against 2.90 unpadded, 4664 3.56 (2.79), 7416 3.67 (2.98); bfloat16 4664 2.33 (1.57). Rows whose
 // starts are not 16-byte aligned still load element by element.
+// Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, 16-bit): the output put
+// the threads over adjacent elements (a warp's access 32 consecutive elements, not 32 a vector
+// apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1, odd_ab.py),
+// geometric mean over the grid's unaligned rows: bfloat16 1.46x, float16 1.31x; float32 1.00x, so
+// not there. Aligned rows' kernels are unchanged, byte for byte.
 // targets: cuda
 // params: row_pad=8192 row_pad_unit=4096
 // summary: one row a block of 256 threads, rows cut into constant 4096-element chunks

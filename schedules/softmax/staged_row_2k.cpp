@@ -13,6 +13,11 @@
 // results/rows_ncu.md). Loses at N <= 2048 (one 128-thread block a row leaves short rows' loads
 // few: bfloat16 1.22 at N = 1024 against warp_regs_1k's 3.82). Found by the bucket search
 // (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
+// Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, 16-bit): the staging and
+// the output put the threads over adjacent elements (a warp's access 32 consecutive elements, not
+// 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
+// odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.32x, float16 1.35x; float32
+// 0.90x, so not there. Aligned rows' kernels are unchanged, byte for byte.
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks

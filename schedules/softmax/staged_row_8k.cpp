@@ -21,6 +21,11 @@
 // to 3.79) over the pipeline's 288 grid, suite and unnamed cells: float32 N = 2920 3.30 TB/s
 // against 2.10 unpadded, 4664 3.18 (2.82); bfloat16 2920 2.13 (0.96), 11936 2.13 (1.39). Rows whose
 // starts are not 16-byte aligned still load element by element.
+// Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, 16-bit): the staging and
+// the output put the threads over adjacent elements (a warp's access 32 consecutive elements, not
+// 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
+// odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.30x, float16 1.16x; float32
+// 0.96x, so not there. Aligned rows' kernels are unchanged, byte for byte.
 // targets: cuda
 // params: row_pad=8192 row_pad_unit=4096
 // row_limit: 196608 bytes

@@ -13,6 +13,11 @@
 // never overlap another's passes: 2.77, where staged_row_8k's 256 threads fit three blocks and
 // run 3.95. H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s17 (grid_summary.txt;
 // copy 4.22).
+// Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, every type): the staging
+// and the output put the threads over adjacent elements (a warp's access 32 consecutive elements,
+// not 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
+// odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.47x, float16 1.40x, float32
+// 1.09x. Aligned rows' kernels are unchanged, byte for byte.
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 512 threads, the row staged once in shared memory up to 192 KB
@@ -23,6 +28,7 @@ namespace fuselab {
 FUSELAB_SCHEDULE(Softmax, staged_row_wide) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 512, form.bucket = 8192, form.staged = true;
+    form.adjacent = rows::Form::Always;  // float32 too (s25 e1/, odd_ab.py)
     form.staged_bytes = 196608;
     rows::gpu_rows(g, form, target);
 }
