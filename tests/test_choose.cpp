@@ -230,6 +230,28 @@ TEST(Measured, NearestShapesDecideAndFarOnesDoNot) {
     EXPECT_NE(c->reason.find("1024x64"), std::string::npos) << c->reason;
     EXPECT_EQ(c->reason.find("retired"), std::string::npos) << c->reason;
 
+    // A nearer shape where few of the candidates ran (an older run, before "odd_row" existed
+    // elsewhere) does not outvote the shapes where most did: "odd_row" won there, where
+    // "warp_row" was not measured, and would otherwise score a perfect 1.0 from that one shape.
+    MeasuredPipeline q = p;
+    for (MeasuredShape &s : q.shapes) s.us["extra"] = s.us.at("block_row") * 2;
+    MeasuredShape sparse;
+    sparse.target = "cuda", sparse.dtype = "float32", sparse.size = "2000x64";
+    sparse.at = {2000, 64};
+    sparse.us = {{"odd_row", 5}, {"block_row", 10}};
+    q.shapes.push_back(sparse);
+    const std::vector<std::string> four = {"warp_row", "block_row", "odd_row", "extra"};
+    const auto most = pick_measured(q, "cuda", "float32", {2000, 64}, four);
+    ASSERT_TRUE(most);
+    EXPECT_EQ(most->schedule, "warp_row") << most->reason;
+    EXPECT_EQ(most->reason.find("2000x64"), std::string::npos) << most->reason;
+    // Where it is the only shape near, it still decides between the two it measured.
+    MeasuredPipeline only = p;
+    only.shapes = {sparse};
+    const auto two = pick_measured(only, "cuda", "float32", {2000, 64}, four);
+    ASSERT_TRUE(two);
+    EXPECT_EQ(two->schedule, "odd_row");
+
     std::map<std::string, MeasuredTable> tables;
     tables["dev"].device = "dev";
     tables["dev"].pipelines["softmax"] = p;

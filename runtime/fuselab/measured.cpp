@@ -119,7 +119,12 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                                           const std::vector<std::string> &schedules,
                                           const std::string &skip_size) {
     if (at.size() != p.features.size() || at.empty()) return std::nullopt;
-    std::vector<std::pair<double, const MeasuredShape *>> near;
+    struct Near {
+        double d;
+        const MeasuredShape *s;
+        int ran;  // candidates measured there
+    };
+    std::vector<Near> near;
     for (const MeasuredShape &s : p.shapes) {
         if (s.target != target || s.dtype != dtype || s.size == skip_size) continue;
         double d = 0;
@@ -132,23 +137,32 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         // Only shapes where at least two of the candidates ran can rank them.
         int ran = 0;
         for (const std::string &name : schedules) ran += s.us.count(name) > 0;
-        if (ran >= 2) near.push_back({d, &s});
+        if (ran >= 2 && d <= kMeasuredNear) near.push_back({d, &s, ran});
     }
+    if (near.empty()) return std::nullopt;
+    // A shape where few of the candidates ran (an older run, before later strategies existed)
+    // ranks them against a weaker field: its winner there may be slow where the rest ran (s25:
+    // the leave-one-out pick of softmax float32 1417x1480, 3.09x, from one shape of six
+    // strategies). So only the shapes where most of the most-measured near shape's ran decide.
+    int most = 0;
+    for (const Near &n : near) most = std::max(most, n.ran);
+    near.erase(std::remove_if(near.begin(), near.end(),
+                              [&](const Near &n) { return 4 * n.ran < 3 * most; }),
+               near.end());
     std::stable_sort(near.begin(), near.end(),
-                     [](const auto &a, const auto &b) { return a.first < b.first; });
-    if (near.empty() || near.front().first > kMeasuredNear) return std::nullopt;
-    while (near.size() > kMeasuredNeighbours || near.back().first > kMeasuredNear) near.pop_back();
+                     [](const Near &a, const Near &b) { return a.d < b.d; });
+    if (near.size() > kMeasuredNeighbours) near.resize(kMeasuredNeighbours);
     // Each schedule's time over the winner's at each shape, in log, weighted by nearness.
     std::map<std::string, std::pair<double, double>> score;  // sum w log ratio, sum w
-    for (const auto &[d, s] : near) {
+    for (const Near &n : near) {
         double best = INFINITY;
         for (const std::string &name : schedules) {
-            if (auto it = s->us.find(name); it != s->us.end()) best = std::min(best, it->second);
+            if (auto it = n.s->us.find(name); it != n.s->us.end()) best = std::min(best, it->second);
         }
-        const double w = 1.0 / (d + 0.05);
+        const double w = 1.0 / (n.d + 0.05);
         for (const std::string &name : schedules) {
-            auto it = s->us.find(name);
-            if (it == s->us.end()) continue;
+            auto it = n.s->us.find(name);
+            if (it == n.s->us.end()) continue;
             score[name].first += w * std::log(it->second / best);
             score[name].second += w;
         }
@@ -158,12 +172,12 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     std::stable_sort(ranked.begin(), ranked.end());
     MeasuredPick pick;
     pick.schedule = ranked.front().second;
-    pick.distance = near.front().first;
+    pick.distance = near.front().d;
     char text[96];
     pick.reason = "measured near:";
     for (size_t i = 0; i < near.size(); i++) {
         std::snprintf(text, sizeof(text), "%s %s (%.2f away)", i ? "," : "",
-                      near[i].second->size.c_str(), near[i].first);
+                      near[i].s->size.c_str(), near[i].d);
         pick.reason += text;
     }
     pick.reason += "; time over the winner there:";

@@ -59,8 +59,10 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
 
 // Where the nearest measured shapes are within kMeasuredNear (in weighted log2 units: 3 is a
 // factor of 8 in a feature of weight 1), the schedule among `schedules` that the nearest
-// kMeasuredNeighbours favour, and one line saying why. `skip_size`: a size whose shapes are not
-// consulted (the leave-one-out table).
+// kMeasuredNeighbours favour, and one line saying why. Only near shapes where at least 3/4 as many
+// of `schedules` ran as at the most-measured near shape take part (a sparse older shape ranks
+// them against a weaker field). `skip_size`: a size whose shapes are not consulted (the
+// leave-one-out table).
 struct MeasuredPick {
     std::string schedule, reason;
     double distance = 0;  // to the nearest shape
