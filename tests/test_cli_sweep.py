@@ -488,6 +488,10 @@ def main():
     by_key = {v.key: v for v in runnable}
     script = os.path.abspath(__file__)
 
+    # The big runs go first, so variants finish only near the end: a line every 30 s says how
+    # far the sweep got, so that a sweep cut short by a time limit still shows what it checked.
+    progress = {"t": time.monotonic(), "t0": time.monotonic()}
+
     def rerun(job):
         return (f"{sys.executable} {script} {exe} --target {target} --seed {base_seed} "
                 f"--variant {job.v.label} --size {job.key}")
@@ -521,6 +525,12 @@ def main():
                 print(f"  {res.status:7s} {v.name} size {job.label()} seed {seed} "
                       f"({time.monotonic() - t0:.1f} s)", flush=True)
             left[v.key] -= 1
+            now = time.monotonic()
+            if now - progress["t"] >= 30:
+                progress["t"] = now
+                print(f"progress: {sum(counts.values())} of {len(jobs)} runs done in "
+                      f"{now - progress['t0']:.0f} s: {counts[Result.PASS]} passed, "
+                      f"{counts[Result.REFUSED]} refused, {counts[Result.FAIL]} failed", flush=True)
             if left[v.key] == 0:
                 c = per_variant[v.key]
                 n = sum(c.values())
