@@ -237,15 +237,15 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     const bool adjacent = staged_adjacent && !f.second.defined();
     if (form.kind == Form::Block) {
         const int T = form.threads;
-        const int SB = B / (T * V);
+        // The steps a thread unrolls: the bucket's, else the form's (as split_row cuts the rest).
+        const int SU = B > 0 ? B / (T * V) : (U > 0 ? U : unroll_steps(V));
+        const int SO = B > 0 ? B / (T * V) : (UO > 0 ? UO : out_steps(V));
         if (adjacent) {
             Stage odd = f.out.specialize(fits && !f.aligned);
-            adjacent_row_stage(odd, f.i, f.row, T, V, B > 0 ? SB : (UO > 0 ? UO : out_steps(V)));
+            adjacent_row_stage(odd, f.i, f.row, T, V, SO);
             odd.gpu_blocks(f.row);
         }
-        if (staged_adjacent) {
-            stage_adjacent(f.source, f.aligned, T, V, B > 0 ? SB : (U > 0 ? U : unroll_steps(V)));
-        }
+        if (staged_adjacent) stage_adjacent(f.source, f.aligned, T, V, SU);
         const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO, B);
         if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO, B);
         if (form.staged) gpu_stage_row(f.source, block, T, V, U, B);

@@ -142,8 +142,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     if (near.empty()) return std::nullopt;
     // A shape where few of the candidates ran (an older run, before later strategies existed)
     // ranks them against a weaker field: its winner there may be slow where the rest ran (s25:
-    // the leave-one-out pick of softmax float32 1417x1480, 3.09x, from one shape of six
-    // strategies). So only the shapes where most of the most-measured near shape's ran decide.
+    // the leave-one-out pick of softmax float32 1417x1480, 3.09x, from one shape of six of nine
+    // strategies). So only shapes with at least 3/4 of the best-covered near shape's candidates.
     int most = 0;
     for (const Near &n : near) most = std::max(most, n.ran);
     near.erase(std::remove_if(near.begin(), near.end(),
@@ -157,7 +157,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     for (const Near &n : near) {
         double best = INFINITY;
         for (const std::string &name : schedules) {
-            if (auto it = n.s->us.find(name); it != n.s->us.end()) best = std::min(best, it->second);
+            auto it = n.s->us.find(name);
+            if (it != n.s->us.end()) best = std::min(best, it->second);
         }
         const double w = 1.0 / (n.d + 0.05);
         for (const std::string &name : schedules) {
