@@ -13,7 +13,21 @@ void Softmax::generate() {
     const Target tg = get_target();
     const Type t = x.type();
     const Expr n = x.dim(0).extent();
-    // float16 on CUDA: the hardware's conversions on rows of whole aligned vectors (storage.h).
+    // The route for this algorithm's conversions only (they are built here, in generate()).
+    const struct Restore {
+        HalfRoute saved = gpu_half_route;
+        ~Restore() { gpu_half_route = saved; }
+    } restore;
+    const std::string route = half_route;
+    if (route != "guarded" && route != "widen_native" && route != "aligned") {
+        throw CompileError("softmax: half_route is guarded, widen_native or aligned, not " + route);
+    }
+    if (gpu_half_route == HalfRoute::Guarded) {  // row_search's --half, where set, wins
+        gpu_half_route = route == "widen_native" ? HalfRoute::WidenNative
+                         : route == "aligned"    ? HalfRoute::Aligned
+                                                 : HalfRoute::Guarded;
+    }
+    // float16 on CUDA: the conversions by the rows' alignment (storage.h).
     const Expr aligned = rows_aligned(16 / t.bytes(), x, out);
     // row_pad: the statistics over the padded row, the elements past n masked (row_pad.h).
     const int V = 16 / t.bytes();

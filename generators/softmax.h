@@ -25,6 +25,11 @@ public:
     GeneratorParam<int> row_pad_unit{"row_pad_unit", 256};
     // The chunked form's first kernel takes the rows in reverse order (chunks.h).
     GeneratorParam<bool> chunk_rows_reversed{"chunk_rows_reversed", true};
+    // CUDA float16's conversions on rows that are not whole aligned vectors (storage.h:
+    // HalfRoute, row_search's --half names): guarded (the default: both by the hardware),
+    // widen_native (the rounding through the bits) or aligned (both through the bits, s25's).
+    // Set by the register forms' `params:` tags, where the hardware's ran slower (s26 k/, m/).
+    GeneratorParam<std::string> half_route{"half_route", "guarded"};
 
     Input<Buffer<void, 2>> x{"x"};
     Output<Buffer<void, 2>> out{"out"};

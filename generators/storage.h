@@ -3,18 +3,17 @@
 // the float32 the math is done in. Each output is rounded to its storage type once, at the end.
 //
 //   float32  -> Float(32)
-//   float16  -> Float(16). On CUDA, the hardware's conversions (cvt.f32.f16, cvt.rn.f16.f32)
-//               where every row is whole aligned 16-byte vectors (rows_aligned), and the bits
-//               elsewhere, with integer and float32 operations only (half_bits_to_float,
-//               float_to_half_bits). Both routes are in the algorithm, as a select on the rows'
-//               alignment that the strategies' specializations on the same condition fold away.
-//               Why two: on the H200 the hardware route was right at every aligned row length
-//               tried (N = 256 to 16384, tails included) and 1.0 to 4.2x as fast, but wrote NaN on
-//               every candidate at N = 4099, where the rows are unaligned and Halide's guarded
-//               vectors become LLVM masked loads of half lanes
-//               (results/runs/2026-12-02-h200-s15/bucket_search; the same NaN as every native
-//               variant of -s10). The bit route is right on every shape (-s11). On x86 the
-//               native casts (f16c: vcvtph2ps, vcvtps2ph), right on every CPU test.
+//   float16  -> Float(16). On CUDA, by the hardware: widened by cvt.f32.f16, rounded by
+//               cvt.rn.f16.f32, and where the rows are not whole aligned 16-byte vectors (so that
+//               Halide's guarded vectors become LLVM masked stores of half lanes) the rounding's
+//               NaN made canonical by a select on its bits (half_guarded), because without one
+//               LLVM miscompiles that store: it stores the float32's low 16 bits, unrounded (the
+//               NaN of s15, results/runs/2026-12-02-h200-s15/bucket_search; s26 found the
+//               store in the PTX and told the sides apart: results/runs/2026-12-04-h200-s26/h).
+//               s15 to s25 converted such rows through the bits, with integer and float32
+//               operations only (half_bits_to_float, float_to_half_bits: 13 and 17 of them an
+//               element), 1.0 to 2.3x slower (h/). On x86 the native casts (f16c: vcvtph2ps,
+//               vcvtps2ph), right on every CPU test.
 //   bfloat16 -> UInt(16) holding the bfloat16 bits, the bytes of torch.bfloat16. Halide 21's
 //               BFloat(16) aborts the PTX backend ("Invalid cast!") on any cast or arithmetic.
 #pragma once
@@ -25,12 +24,15 @@
 
 namespace fuselab {
 
-// How CUDA code converts float16: by the hardware where the rows are aligned and through its
-// bits elsewhere (Aligned, the default, above), through its bits always (Bits), or by the
-// hardware always (Native: wrong on unaligned rows). tools/row_search.cpp sets the other two to
+// How CUDA code converts float16: widening by the hardware on every row and rounding by it too,
+// on rows that are not whole aligned vectors behind a select on its bits (Guarded, the default,
+// above: half_guarded); rounding through the bits there instead (WidenNative, s26's first build);
+// both sides by alignment, through the bits elsewhere (Aligned, s15 to s25's route); through its
+// bits always (Bits); by the hardware always, unguarded (Native); rounding by the hardware always,
+// unguarded (NarrowNative: the miscompiled side). tools/row_search.cpp sets the others to
 // compare them on the GPU; every built variant uses the default.
-enum class HalfRoute { Aligned, Bits, Native };
-inline HalfRoute gpu_half_route = HalfRoute::Aligned;
+enum class HalfRoute { Guarded, WidenNative, Aligned, Bits, Native, NarrowNative };
+inline HalfRoute gpu_half_route = HalfRoute::Guarded;
 
 // Every row of these 2-D buffers starts a multiple of `v` elements from the buffer's start and
 // holds whole vectors of `v` (the first buffer's rows' length is a multiple of v): with v = 16 /
@@ -45,16 +47,38 @@ Halide::Expr rows_aligned(int v, const B0 &first, const B &...buffers) {
     return c && first.dim(0).extent() % v == 0;
 }
 
-// Where a float16 conversion on `target` takes the hardware's route: true on the CPU, `aligned`
-// (rows_aligned) on CUDA under the default route.
-inline Halide::Expr half_by_hardware(const Halide::Target &target, const Halide::Expr &aligned) {
-    if (!target.has_gpu_feature() || gpu_half_route == HalfRoute::Native) {
+// Where a float16 conversion on `target` (a widening, or a rounding) takes the hardware's plain
+// route: true on the CPU; on CUDA under the default route every widening, and a rounding where
+// the rows are `aligned` (rows_aligned).
+inline Halide::Expr half_by_hardware(const Halide::Target &target, const Halide::Expr &aligned,
+                                     bool widening) {
+    const HalfRoute r = gpu_half_route;
+    const bool native =
+        r == HalfRoute::Native || (widening ? r == HalfRoute::Guarded || r == HalfRoute::WidenNative
+                                            : r == HalfRoute::NarrowNative);
+    if (!target.has_gpu_feature() || native) {
         return Halide::Internal::const_true();
     }
-    if (gpu_half_route == HalfRoute::Bits || !aligned.defined()) {
+    if (r == HalfRoute::Bits || !aligned.defined()) {
         return Halide::Internal::const_false();
     }
     return aligned;
+}
+
+// float32 rounded to float16 by the hardware (cvt.rn.f16.f32), a NaN made the quiet NaN 0x7e00 by
+// a select on the result's bits, for stores that may be masked (rows that are not whole aligned
+// vectors). Without the select, the NVPTX backend of Halide 21.0.0's LLVM folds the rounding of
+// a float32 pair into the masked store of its two halves and stores each float32's low 16 bits,
+// unrounded (st.global.b16 of a 64-bit register holding the pair, no cvt: the PTX of
+// softmax/warp_row's general kernel, s26): the NaN of s15 and s26 h/. The select needs the
+// result's bits, so the rounding stays (tests/test_wide_accesses.py checks every 16-bit variant's
+// PTX for the pattern).
+inline Halide::Expr half_guarded(const Halide::Expr &f) {
+    using namespace Halide;
+    const Type u16 = UInt(16, f.type().lanes());
+    const Expr b = reinterpret(u16, cast(Float(16, f.type().lanes()), f));
+    return reinterpret(Float(16, f.type().lanes()),
+                       select((b & cast(u16, 0x7fff)) > cast(u16, 0x7c00), cast(u16, 0x7e00), b));
 }
 
 // `hw` where it is a constant, else select(hw, hw_value, bits_value).
@@ -78,9 +102,13 @@ inline int storage_bytes(const std::string &dtype) {
     return storage_type(dtype).bytes();
 }
 
-// float16 bits (UInt(16) lanes) as float32, exactly: normal values rebias the exponent
-// (+112), inf and NaN keep an all-ones exponent (+224), and subnormals (exponent 0) are
-// mantissa x 2^-24, made exact by one float32 subtraction (2^-14 (1 + m/1024) - 2^-14).
+// float16 bits (UInt(16) lanes) as float32, exactly, in 9 operations: the exponent and mantissa
+// shifted into float32's fields and multiplied by 2^112, which rebiases a normal value's exponent
+// (+112) and makes a subnormal's mantissa (a float32 subnormal there, m x 2^-136) m x 2^-24, both
+// exact, and no float32 operation here flushes a subnormal (CUDA's mul.f32 keeps them, as x86
+// does without DAZ); inf and NaN (an all-ones exponent) keep float32's all-ones exponent and their
+// mantissa (s25's took 13). The built variants widen by the hardware; row_search's Aligned and
+// Bits routes come here.
 inline Halide::Expr half_bits_to_float(const Halide::Expr &h) {
     using namespace Halide;
     const int lanes = h.type().lanes();
@@ -88,17 +116,17 @@ inline Halide::Expr half_bits_to_float(const Halide::Expr &h) {
     const Expr u = cast(u32, h);
     const Expr sign = (u & cast(u32, 0x8000)) << 16;
     const Expr em = u & cast(u32, 0x7fff);
-    const Expr o = (em << 13) + cast(u32, 112 << 23);
-    const Expr sub = reinterpret(
-        u32, reinterpret(f32, o + cast(u32, 1 << 23)) - reinterpret(f32, cast(u32, 113 << 23)));
-    const Expr bits =
-        select(em >= cast(u32, 0x7c00), o + cast(u32, 112 << 23), em < cast(u32, 0x0400), sub, o);
+    const Expr shifted = em << 13;
+    const Expr scaled = reinterpret(u32, reinterpret(f32, shifted) * cast(f32, 0x1p112f));
+    const Expr bits = select(em >= cast(u32, 0x7c00), shifted | cast(u32, 0x7f800000), scaled);
     return reinterpret(f32, bits | sign);
 }
 
 // A float32 rounded to the nearest float16, ties to even, as its bits (UInt(16) lanes): NaN ->
-// 0x7e00, at or above 65520 -> inf (the rounding carries into the exponent), below 2^-14 ->
-// a subnormal, rounded by one float32 addition of 0.5 (its ulp there is 2^-24, float16's).
+// 0x7e00; magnitudes at or above 65536 clamped to 65536 first, so that the normal rounding makes
+// them inf as it makes 65520 and up (the rounding carries into the exponent); below 2^-14 a
+// subnormal, rounded by one float32 addition of 0.5 (its ulp there is 2^-24, float16's). The
+// built variants round by the hardware (half_guarded); row_search's other routes come here.
 inline Halide::Expr float_to_half_bits(const Halide::Expr &f) {
     using namespace Halide;
     const int lanes = f.type().lanes();
@@ -107,22 +135,25 @@ inline Halide::Expr float_to_half_bits(const Halide::Expr &f) {
     const Expr sign = (bits >> 16) & cast(u32, 0x8000);
     const Expr a = bits & cast(u32, 0x7fffffff);
     const Expr sub = reinterpret(u32, reinterpret(f32, a) + cast(f32, 0.5f)) - cast(u32, 126 << 23);
-    const Expr odd = (a >> 13) & cast(u32, 1);
-    const Expr normal = (a + (cast(u32, 0xfff) + odd) - cast(u32, 112 << 23)) >> 13;
-    const Expr h = select(a > cast(u32, 0x7f800000), cast(u32, 0x7e00), a >= cast(u32, 0x47800000),
-                          cast(u32, 0x7c00), a < cast(u32, 0x38800000), sub, normal);
+    const Expr c = min(a, cast(u32, 0x47800000));
+    const Expr odd = (c >> 13) & cast(u32, 1);
+    const Expr normal = (c + (cast(u32, 0xfff) + odd) - cast(u32, 112 << 23)) >> 13;
+    const Expr h = select(a > cast(u32, 0x7f800000), cast(u32, 0x7e00), a < cast(u32, 0x38800000),
+                          sub, normal);
     return cast(UInt(16, lanes), h | sign);
 }
 
 // A stored value as float32 (exact for every type). bfloat16: its 16 bits are the high half of
-// the float32's. float16: by half_by_hardware(target, aligned)'s route.
+// the float32's. float16: by half_by_hardware(target, aligned, true)'s route (the hardware's
+// under the default route).
 inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target,
                           const Halide::Expr &aligned = Halide::Expr()) {
     using namespace Halide;
     const Type t = v.type().element_of();
     if (t == Float(32)) return v;
     if (t == Float(16)) {
-        return half_route(half_by_hardware(target, aligned), cast(Float(32, v.type().lanes()), v),
+        return half_route(half_by_hardware(target, aligned, true),
+                          cast(Float(32, v.type().lanes()), v),
                           half_bits_to_float(reinterpret(UInt(16, v.type().lanes()), v)));
     }
     if (t == UInt(16)) {
@@ -138,8 +169,9 @@ inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target,
 // 0x7fffffff, would carry into -0). The NaN test is on the bits: Halide compiles float math with
 // LLVM's no-NaN flags, which entitle LLVM to drop a float NaN test (it dropped one on a float16
 // value), and the PTX and x86 code keep this one (checked in the generated code). float16: the
-// hardware's round to nearest even (cvt.rn.f16.f32, vcvtps2ph), or on CUDA's unaligned rows its
-// bits (float_to_half_bits): half_by_hardware(target, aligned). `no_nan`: the caller has ruled a
+// hardware's round to nearest even (cvt.rn.f16.f32, vcvtps2ph), on CUDA's unaligned rows behind
+// half_guarded's select (other routes: half_by_hardware(target, aligned, false), else the bits,
+// float_to_half_bits). `no_nan`: the caller has ruled a
 // NaN out (softmax on CUDA tests each row once, on its sum), and bfloat16 skips its test per
 // element, 2 of the 6 instructions an element of its narrowing (SASS of softmax/staged_row_2k).
 inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t,
@@ -149,8 +181,11 @@ inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t,
     const int lanes = f.type().lanes();
     if (t == Float(32)) return f;
     if (t == Float(16)) {
-        return half_route(half_by_hardware(target, aligned), cast(Float(16, lanes), f),
-                          reinterpret(Float(16, lanes), float_to_half_bits(f)));
+        const Expr elsewhere = target.has_gpu_feature() && gpu_half_route == HalfRoute::Guarded
+                                   ? half_guarded(f)
+                                   : reinterpret(Float(16, lanes), float_to_half_bits(f));
+        return half_route(half_by_hardware(target, aligned, false), cast(Float(16, lanes), f),
+                          elsewhere);
     }
     if (t == UInt(16)) {
         const Type u32 = UInt(32, lanes);

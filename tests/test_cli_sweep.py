@@ -4,11 +4,12 @@ at shapes that are 1, prime, or just past a tile, against the float64 references
 
     python3 tests/test_cli_sweep.py PATH/TO/fuselab [--target cpu|cuda] [--jobs 2] [--seed S]
         [--pipeline P ...] [--variant PIPELINE/SCHEDULE[/DTYPE] ...] [--size SIZE[:special] ...] [--all-shapes]
-        [--shapes K] [--no-default-size] [--verbose]
+        [--shapes K] [--no-default-size | --default-size-only] [--verbose]
 
 What each variant runs (its jobs):
 - its default size (the first of `fuselab list --target T --sizes`), which it must pass: no
-  refusal there (--no-default-size leaves it out, e.g. 2^28 elements on a small GPU host);
+  refusal there (--no-default-size leaves it out, e.g. 2^28 elements on a small GPU host;
+  --default-size-only runs it alone, so that a GPU host can split the sweep into two calls);
 - K shapes of its pipeline's shape list below (--shapes, default 4): always the smallest and the
   largest, the others drawn by the base seed, so a rerun with the same --seed runs the same
   shapes; --all-shapes runs the whole list (the GPU machine's sweep);
@@ -365,6 +366,8 @@ def plan(variants, opt, base_seed):
                 mine.append(Job(v, v.default, False, True))
             mine += [Job(v, s, False, s == v.default) for s in chosen
                      if s != v.default or opt.no_default_size]
+            if opt.default_size_only:
+                mine = [Job(v, v.default, False, True)] if v.default is not None else []
             if p.has_special:
                 specials = [p.size(s) for s in SPECIAL_SIZES_1D]
                 if v.limit == "autoscheduled" and v.default is not None and not opt.no_default_size:
@@ -396,9 +399,14 @@ def main():
     ap.add_argument("--no-default-size", action="store_true",
                     help="leave out the default sizes (and the autoscheduled variants' special "
                          "inputs there)")
+    ap.add_argument("--default-size-only", action="store_true",
+                    help="only the default sizes (the other half of a --no-default-size sweep)")
     ap.add_argument("--verbose", action="store_true",
                     help="each variant's limit and sampled shapes, each job's seed and result")
     opt = ap.parse_args()
+    if opt.default_size_only and (opt.no_default_size or opt.size):
+        ap.error("--default-size-only runs the default sizes alone: not with --no-default-size "
+                 "or --size")
     opt.shapes = max(2, opt.shapes)
     exe = os.path.abspath(opt.fuselab)
     target = opt.target
@@ -462,6 +470,7 @@ def main():
     print(f"{len(variants)} variants, {sum(map(len, jobs_by_variant.values()))} runs "
           f"({'every shape' if opt.all_shapes else f'{opt.shapes} sampled shapes'} per variant"
           f"{'' if opt.no_default_size else ', the default size'}"
+          f"{' (the default size only)' if opt.default_size_only else ''}"
           f", special inputs for {', '.join(reference.SPECIAL_PIPELINES)}), {opt.jobs} workers, "
           f"files under {workdir}", flush=True)
     if opt.verbose:

@@ -6,8 +6,11 @@ strategy that forgets the pass, or the rows' alignment specialization, falls bac
 element) accesses silently. Two more of that header's rewrites, each an instruction an element
 that nothing else would notice losing (s19, results/rows_ncu.md): every bfloat16 CUDA variant
 widens its values as 32-bit words (the high value by a mask, `and.b32 ..., -65536`), and every
-softmax CUDA variant takes its max with PTX's max.f32 (float_max_num). Reads the build's variant
-manifest and each variant's PTX.
+softmax CUDA variant takes its max with PTX's max.f32 (float_max_num). And no 16-bit variant
+stores a 16-bit value from a 64-bit register: the NVPTX backend of Halide 21.0.0's LLVM folds an
+unguarded float16 rounding into a masked store that way and stores a float32's low 16 bits,
+unrounded (generators/storage.h: half_guarded; s26). Reads the build's variant manifest and each
+variant's PTX.
 
     python3 tests/test_wide_accesses.py BUILD_DIR [--selftest]
 """
@@ -22,6 +25,9 @@ STORE16 = re.compile(r"\bst\.global\.v(?:4\.[bfsu]32|2\.[bfsu]64)\b")
 WORD_MASK = re.compile(r"\band\.b32\s+%r\d+,\s*%r\d+,\s*-65536;")
 # PTX's float max (libdevice's fmaxf), where Halide 21 alone writes setp and selp.
 FMAX = re.compile(r"\bmax(?:\.ftz)?\.f32\b")
+# A 16-bit store of a 64-bit register (a float32 pair): the miscompiled float16 rounding.
+STORE16_OF_64 = re.compile(
+    r"\bst(?:\.global|\.shared)?(?:\.v[24])?\.[bu]16\s+\[[^\]]*\],\s*\{?\s*%rd\d+")
 
 
 def problems(ptx_text, dtype="float16", pipeline=""):
@@ -36,6 +42,8 @@ def problems(ptx_text, dtype="float16", pipeline=""):
         out.append("no bfloat16 widening as 32-bit words")
     if pipeline == "softmax" and not FMAX.search(ptx_text):
         out.append("no max.f32")
+    if dtype in ("bfloat16", "float16") and STORE16_OF_64.search(ptx_text):
+        out.append("a 16-bit store of a 64-bit register (an unrounded float32)")
     return out
 
 
@@ -51,6 +59,9 @@ def selftest():
     assert problems(wide, "bfloat16") == ["no bfloat16 widening as 32-bit words"]
     assert problems(wide + "\nmax.ftz.f32 %r7, %r5, %r6;", "float16", "softmax") == []
     assert problems(wide + "\nsetp.gt.f32 %p1, %r5, %r6;", "float16", "softmax") == ["no max.f32"]
+    unrounded = wide + "\nmov.b64 %rd682, {%r2431, %r2430};\nst.global.b16 [%rd684+4], %rd682;"
+    assert problems(unrounded) == ["a 16-bit store of a 64-bit register (an unrounded float32)"]
+    assert problems(wide + "\nst.global.b16 [%rd289+512], %rs278;") == []
 
 
 def main():

@@ -10,14 +10,18 @@
 //                      [--elements 67108864] [--only CANDIDATE,...] [--strategies a,b]
 //                      [--no-grid] [--shard K/P] [--lock FILE] [--once]
 //                      [--cases op:dtype:n:candidate,...] [--target host]
-//                      [--forms FORM,...] [--half aligned|bits|native] [--emit DIR]
+//                      [--forms FORM,...] [--emit DIR]
+//                      [--half guarded|widen_native|aligned|bits|native|narrow_native]
 //
 // --dry compiles every candidate and runs nothing (no GPU needed). --shard K/P takes every P-th
 // (pipeline, dtype) from the K-th, so that P processes compile at once; --lock FILE serializes
 // their GPU timing (flock). --once runs each candidate once per N, unchecked and untimed (for
 // Nsight Compute); --forms adds forms by name (rows_forms.h: Form::name, e.g.
-// warp_r4_u2_o1_b1024, a bucket of 1024); --half bits|native converts float16 through its bits, or
-// by the hardware's cvt, on every row instead of by alignment (storage.h: HalfRoute); --cases runs
+// warp_r4_u2_o1_b1024, a bucket of 1024); --half picks float16's conversions on CUDA (storage.h:
+// HalfRoute): guarded, the built variants' (both by the hardware's cvt, the rounding behind a
+// select on rows that are not whole aligned vectors); widen_native (rounding through the bits
+// there); aligned (both by alignment); bits or native (both sides, every row, native unguarded);
+// narrow_native (rounding by the hardware on every row, unguarded); --cases runs
 // just those (pipeline, dtype, N, candidate); --emit DIR writes each candidate's lowered statement
 // and assembly (the PTX inside) to DIR/<op>_<dtype>_<candidate>.{stmt,s}, to read the code without
 // a GPU. Built on demand: cmake --build build --target fuselab_row_search. How the GPU machine runs
@@ -483,9 +487,25 @@ int search(int argc, char **argv) {
             forms = split(next());
         else if (arg == "--half") {
             const std::string h = next();
-            fuselab::gpu_half_route = h == "native" ? fuselab::HalfRoute::Native
-                                      : h == "bits" ? fuselab::HalfRoute::Bits
-                                                    : fuselab::HalfRoute::Aligned;
+            if (h == "guarded")
+                fuselab::gpu_half_route = fuselab::HalfRoute::Guarded;
+            else if (h == "widen_native")
+                fuselab::gpu_half_route = fuselab::HalfRoute::WidenNative;
+            else if (h == "aligned")
+                fuselab::gpu_half_route = fuselab::HalfRoute::Aligned;
+            else if (h == "bits")
+                fuselab::gpu_half_route = fuselab::HalfRoute::Bits;
+            else if (h == "native")
+                fuselab::gpu_half_route = fuselab::HalfRoute::Native;
+            else if (h == "narrow_native")
+                fuselab::gpu_half_route = fuselab::HalfRoute::NarrowNative;
+            else {
+                std::fprintf(stderr,
+                             "row_search: --half %s: expected widen_native, aligned, "
+                             "bits, native or narrow_native\n",
+                             h.c_str());
+                return 2;
+            }
         } else if (arg == "--elements")
             elements = std::atoll(next().c_str());
         else if (arg == "--emit")

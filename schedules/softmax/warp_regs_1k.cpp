@@ -22,9 +22,14 @@
 // (3.05); float16 184 2.66 (2.06); bfloat16 184 2.27 against torch.compile's 2.37. The 16-bit rows
 // are issue-bound (s19: 22 instructions an element at N = 256, results/rows_ncu.md). Longer rows
 // are refused in words.
+// float16 on rows that are not whole aligned vectors (s26): both conversions through the bits
+// (params: half_route=aligned: s25's route), where the other strategies convert by the hardware
+// (storage.h): here the hardware's widening ran 0.70 to 0.80x s25's kernels at N = 557 and 901
+// (1.17 to 1.36x at 221 and 377), whether it rounded by the hardware or not (same call each:
+// results/runs/2026-12-04-h200-s26/m and k, half_ab.py).
 // targets: cuda
 // row_limit: 1024 elements
-// params: row_pad=1024
+// params: row_pad=1024 half_route=aligned
 // summary: one warp a row, 4 rows a block, rows of at most 1024 held in registers
 #include "row_funcs.h"
 
