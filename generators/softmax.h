@@ -28,7 +28,7 @@ public:
     // CUDA float16's conversions on rows that are not whole aligned vectors (storage.h:
     // HalfRoute, row_search's --half names): guarded (the default: both by the hardware),
     // widen_native (the rounding through the bits) or aligned (both through the bits, s25's).
-    // Set by the register forms' `params:` tags, where the hardware's ran slower (s26 k/, m/).
+    // Set by the register forms' `params:` tags, where the hardware's ran slower (s26 k/, m/, n/).
     GeneratorParam<std::string> half_route{"half_route", "guarded"};
 
     Input<Buffer<void, 2>> x{"x"};

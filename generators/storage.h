@@ -102,13 +102,12 @@ inline int storage_bytes(const std::string &dtype) {
     return storage_type(dtype).bytes();
 }
 
-// float16 bits (UInt(16) lanes) as float32, exactly, in 9 operations: the exponent and mantissa
-// shifted into float32's fields and multiplied by 2^112, which rebiases a normal value's exponent
-// (+112) and makes a subnormal's mantissa (a float32 subnormal there, m x 2^-136) m x 2^-24, both
-// exact, and no float32 operation here flushes a subnormal (CUDA's mul.f32 keeps them, as x86
-// does without DAZ); inf and NaN (an all-ones exponent) keep float32's all-ones exponent and their
-// mantissa (s25's took 13). The built variants widen by the hardware; row_search's Aligned and
-// Bits routes come here.
+// float16 bits (UInt(16) lanes) as float32, exactly: normal values rebias the exponent
+// (+112), inf and NaN keep an all-ones exponent (+224), and subnormals (exponent 0) are
+// mantissa x 2^-24, made exact by one float32 subtraction (2^-14 (1 + m/1024) - 2^-14).
+// The variants that convert through the bits (softmax's register forms on unaligned rows:
+// half_route) run exactly s25's code: a 9-operation version ran softmax warp_regs_1k float16 at
+// N = 901 0.75 to 0.82x (s26 n/), not understood.
 inline Halide::Expr half_bits_to_float(const Halide::Expr &h) {
     using namespace Halide;
     const int lanes = h.type().lanes();
@@ -116,17 +115,19 @@ inline Halide::Expr half_bits_to_float(const Halide::Expr &h) {
     const Expr u = cast(u32, h);
     const Expr sign = (u & cast(u32, 0x8000)) << 16;
     const Expr em = u & cast(u32, 0x7fff);
-    const Expr shifted = em << 13;
-    const Expr scaled = reinterpret(u32, reinterpret(f32, shifted) * cast(f32, 0x1p112f));
-    const Expr bits = select(em >= cast(u32, 0x7c00), shifted | cast(u32, 0x7f800000), scaled);
+    const Expr o = (em << 13) + cast(u32, 112 << 23);
+    const Expr sub = reinterpret(
+        u32, reinterpret(f32, o + cast(u32, 1 << 23)) - reinterpret(f32, cast(u32, 113 << 23)));
+    const Expr bits =
+        select(em >= cast(u32, 0x7c00), o + cast(u32, 112 << 23), em < cast(u32, 0x0400), sub, o);
     return reinterpret(f32, bits | sign);
 }
 
 // A float32 rounded to the nearest float16, ties to even, as its bits (UInt(16) lanes): NaN ->
-// 0x7e00; magnitudes at or above 65536 clamped to 65536 first, so that the normal rounding makes
-// them inf as it makes 65520 and up (the rounding carries into the exponent); below 2^-14 a
-// subnormal, rounded by one float32 addition of 0.5 (its ulp there is 2^-24, float16's). The
-// built variants round by the hardware (half_guarded); row_search's other routes come here.
+// 0x7e00, at or above 65520 -> inf (the rounding carries into the exponent), below 2^-14 ->
+// a subnormal, rounded by one float32 addition of 0.5 (its ulp there is 2^-24, float16's).
+// The built variants round by the hardware (half_guarded) but softmax's register forms on
+// unaligned rows (half_route).
 inline Halide::Expr float_to_half_bits(const Halide::Expr &f) {
     using namespace Halide;
     const int lanes = f.type().lanes();
@@ -135,11 +136,10 @@ inline Halide::Expr float_to_half_bits(const Halide::Expr &f) {
     const Expr sign = (bits >> 16) & cast(u32, 0x8000);
     const Expr a = bits & cast(u32, 0x7fffffff);
     const Expr sub = reinterpret(u32, reinterpret(f32, a) + cast(f32, 0.5f)) - cast(u32, 126 << 23);
-    const Expr c = min(a, cast(u32, 0x47800000));
-    const Expr odd = (c >> 13) & cast(u32, 1);
-    const Expr normal = (c + (cast(u32, 0xfff) + odd) - cast(u32, 112 << 23)) >> 13;
-    const Expr h = select(a > cast(u32, 0x7f800000), cast(u32, 0x7e00), a < cast(u32, 0x38800000),
-                          sub, normal);
+    const Expr odd = (a >> 13) & cast(u32, 1);
+    const Expr normal = (a + (cast(u32, 0xfff) + odd) - cast(u32, 112 << 23)) >> 13;
+    const Expr h = select(a > cast(u32, 0x7f800000), cast(u32, 0x7e00), a >= cast(u32, 0x47800000),
+                          cast(u32, 0x7c00), a < cast(u32, 0x38800000), sub, normal);
     return cast(UInt(16, lanes), h | sign);
 }
 

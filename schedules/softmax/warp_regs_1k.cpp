@@ -23,10 +23,11 @@
 // are issue-bound (s19: 22 instructions an element at N = 256, results/rows_ncu.md). Longer rows
 // are refused in words.
 // float16 on rows that are not whole aligned vectors (s26): both conversions through the bits
-// (params: half_route=aligned: s25's route), where the other strategies convert by the hardware
-// (storage.h): here the hardware's widening ran 0.70 to 0.80x s25's kernels at N = 557 and 901
-// (1.17 to 1.36x at 221 and 377), whether it rounded by the hardware or not (same call each:
-// results/runs/2026-12-04-h200-s26/m and k, half_ab.py).
+// (params: half_route=aligned: s25's kernels, byte for byte), where the other strategies convert
+// by the hardware (storage.h): here, against s25's kernels in the same call, the hardware's
+// widening ran 1.17 to 1.29x at N = 221 and 377 but 0.70 to 0.80x at 557 and 901, with the
+// rounding by the hardware or not (results/runs/2026-12-04-h200-s26/m and k, half_ab.py); and a
+// shorter integer widening 0.75 to 0.82x at 901 (n/).
 // targets: cuda
 // row_limit: 1024 elements
 // params: row_pad=1024 half_route=aligned

@@ -18,13 +18,14 @@
 // 3000 2.41*; float16 512 1.41*, 2048 1.62*, 8192 1.51* (*: the fastest candidate timed there; 1.04
 // to 1.44x the 8-rows form at N = 512 to 3000, but 0.95x at float32 2048). N = 256 and the
 // suite's other N were not timed in this form.
-// float16 on rows that are not whole aligned vectors (s26): widened by the hardware and rounded
-// through its bits (params: half_route=widen_native), where the other strategies round by the
-// hardware too (storage.h). Against s25's kernels (both through the bits), same call: 1.19 to
-// 1.60x at N = 221 to 901, 0.78 to 1.02x at 1417 to 93173, geometric mean 1.05; rounding by the
-// hardware too ran 1.02 (0.71 at worst). results/runs/2026-12-04-h200-s26/m and k (half_ab.py).
+// float16 on rows that are not whole aligned vectors (s26): both conversions through the bits
+// (params: half_route=aligned: s25's kernels, byte for byte), where the other strategies convert
+// by the hardware (storage.h). By the hardware here, against s25's kernels in the same call: 1.19
+// to 1.60x at N = 221 to 901 (where warp_regs_1k is faster still) but 0.78 to 0.94x at 1417 to
+// 14701, widening alone by it (results/runs/2026-12-04-h200-s26/m); 0.71x at worst with the
+// rounding by it too (k/, half_ab.py).
 // targets: cuda
-// params: half_route=widen_native
+// params: half_route=aligned
 // summary: one warp a row, 4 rows a block; the sum by warp shuffles, the max through shared memory
 #include "row_funcs.h"
 
