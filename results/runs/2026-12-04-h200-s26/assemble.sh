@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # results/h200.{json,md,png}, h200_rows.png, models.json and measured.json: s25's assembly
 # (results/runs/2026-12-04-h200-s25/assemble.sh, every source it names) with s26's float16 records
-# first: n/grid_new.json (softmax's warp_regs_1k as shipped, converting both ways through the bits
-# on unaligned rows), m/grid_new.json (softmax's warp_row as shipped, rounding through the bits
-# there) and k/grid_new.json (every other fused strategy, float16 by the hardware: s22's grid, the
-# suite's six N and the six unnamed N), and k/peers_unnamed.json (the float16 peers and
+# first: m/grid_old.json (softmax's warp_row and warp_regs_1k as shipped: their float16 kernels are
+# 5a2a2b6's byte for byte, params half_route=aligned, timed in m/ beside the builds that were not
+# shipped) and k/grid_new.json (every other fused strategy, float16 by the hardware: s22's grid,
+# the suite's six N and the six unnamed N), and k/peers_unnamed.json (the float16 peers and
 # the copy at the unnamed N, same call as k/'s fuselab records) before s25's. Older float16 records
 # at rows that are not whole aligned vectors are left out (their kernels changed). s25's header
 # follows.
@@ -89,12 +89,11 @@ cp "$s26/k/peers_unnamed.json" "$stage/peers_rows_0s26.json"  # before s25's (so
 python3 - "$run" "$s16" "$s17" "$s18" "$stage" "$s20" "$s21" "$s22" "$s23" "$s24" "$s25" "$s26" <<'PY'
 import glob, json, os, sys
 run, s16, s17, s18, stage, s20, s21, s22, s23, s24, s25, s26 = sys.argv[1:]
-# s26: float16 by the hardware, but softmax's register forms on unaligned rows: warp_row rounds
-# through the bits (measured in m/), warp_regs_1k converts both ways through them (n/). k/ timed
-# both with the hardware's conversions, m/ warp_regs_1k with the hardware's widening: not shipped.
-s26_n, s26_m, s26_k = (f"{s26}/{c}/grid_new.json" for c in "nmk")
-s26_new = [s26_n, s26_m, s26_k]
-SHIPPED_IN = {("softmax", "warp_row"): s26_m, ("softmax", "warp_regs_1k"): s26_n}
+# s26: float16 by the hardware, but softmax's register forms keep 5a2a2b6's kernels (m/grid_old);
+# k/ timed them with the hardware's conversions, m/ and n/ (grid_new) with other routes: not shipped.
+s26_m, s26_k = f"{s26}/m/grid_old.json", f"{s26}/k/grid_new.json"
+s26_new = [s26_m, s26_k]
+SHIPPED_IN = {("softmax", "warp_row"): s26_m, ("softmax", "warp_regs_1k"): s26_m}
 # The block forms shipped padded (their row_pad params), and the others that b/ timed on both
 # builds: those keep 13e372e's (unpadded) kernels, so their records come from b/old_* first.
 PADDED = {(p, s) for p in ("softmax", "layernorm")
