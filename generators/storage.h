@@ -12,8 +12,9 @@
 //               store in the PTX and told the sides apart: results/runs/2026-12-04-h200-s26/h).
 //               s15 to s25 converted such rows through the bits, with integer and float32
 //               operations only (half_bits_to_float, float_to_half_bits: 13 and 17 of them an
-//               element), 1.0 to 2.3x slower (h/). On x86 the native casts (f16c: vcvtph2ps,
-//               vcvtps2ph), right on every CPU test.
+//               element), 1.0 to 2.3x slower (h/); softmax's register forms still do, where
+//               that ran faster (their half_route param). On x86 the native casts (f16c:
+//               vcvtph2ps, vcvtps2ph), right on every CPU test.
 //   bfloat16 -> UInt(16) holding the bfloat16 bits, the bytes of torch.bfloat16. Halide 21's
 //               BFloat(16) aborts the PTX backend ("Invalid cast!") on any cast or arithmetic.
 #pragma once

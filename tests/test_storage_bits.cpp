@@ -1,8 +1,9 @@
 // generators/storage.h's conversions and order keys, JIT-compiled for this CPU in 16-lane vectors,
 // against the host conversions of runtime/fuselab/dtype.h (tested exhaustively in test_dtype.cpp).
-// The CUDA float16 variants round through float_to_half_bits on unaligned rows (and widen through
-// half_bits_to_float under row_search's other routes), which the CPU variants do not use (they
-// take the native casts), so this is where CI checks them:
+// softmax's CUDA float16 register forms widen and round through half_bits_to_float and
+// float_to_half_bits on unaligned rows (their half_route param; the other CUDA variants convert
+// by the hardware), which the CPU variants do not use (they take the native casts), so this is
+// where CI checks them:
 // every float16 value widened, every 256th float32 bit pattern and every float16 tie (and its
 // neighbours) rounded, and every 16-bit value of both 16-bit types ordered by its key.
 #include <gtest/gtest.h>
