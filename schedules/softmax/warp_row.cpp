@@ -21,7 +21,7 @@
 // float16 on rows that are not whole aligned vectors (s26): both conversions through the bits
 // (params: half_route=aligned: s25's kernels, byte for byte), where the other strategies convert
 // by the hardware (storage.h). By the hardware here, against s25's kernels in the same call: 1.19
-// to 1.60x at N = 221 to 901 (where warp_regs_1k is faster still) but 0.78 to 0.94x at 1417 to
+// to 1.60x at N = 221 to 901 (where warp_regs_1k is faster still) but 0.78 to 0.97x at 2265 to
 // 14701, widening alone by it (results/runs/2026-12-04-h200-s26/m); 0.71x at worst with the
 // rounding by it too (k/, half_ab.py).
 // targets: cuda
