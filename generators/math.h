@@ -34,24 +34,28 @@ inline Halide::Expr exp_cpu(const Halide::Expr &v) {
     return e.two_k + e.two_k * e.q;
 }
 
-// e^d for softmax on the CPU, where d = x - max x is at most 0: exactly 0 below -87 (and at
-// -inf), else 2^k p(r) with k = round(d / ln 2) from one truncation of a positive value (d
-// log2(e) + 127.5 is k + 127, already 2^k's biased exponent), r = d - k ln 2 in two steps as in
-// exp_parts, and p = 1 + r q(r) a degree-5 polynomial (exactly 1 at r = 0, where each row's
-// largest element is) fitted to e^r on [-ln 2 / 2, ln 2 / 2] for the least largest relative
-// error (Lawson's iteration; 9.2e-8, 1.7e-7 evaluated in float32, against the bound of 2e-5
-// that softmax's outputs have: suite/rows.cpp): two fewer multiply-adds than exp_cpu's Taylor
-// series, and no clamp above, which d <= 0 makes redundant; tools/math_check.cpp checks it over
-// every 16th float at or below 0.
+// e^d for softmax on the CPU, where d = x - max x is at most 0: 2^k p(r), with k = round(d / ln 2)
+// read off the bits of one multiply-add, t = d log2(e) + (1.5 2^23 + 127): t's ulp is 1, so the
+// addition rounds, and t's low mantissa bits hold k + 127, already 2^k's biased exponent (2^k is
+// those bits shifted into the exponent; k an integer subtraction and a conversion, not a float
+// subtraction, which fast math could fold). d is clamped at -88.2 first: there k = -127, whose
+// biased exponent 0 makes 2^k, and so the result, exactly 0 (as for -inf) with no select; e^d is
+// below 1.2e-38 wherever that happens. r = d - k ln 2 as in exp_parts (LLVM's fast math makes the
+// two steps one multiply-add), and p = 1 + r q(r) a degree-5 polynomial (exactly 1 at r = 0,
+// where each row's largest element is) fitted to e^r on [-ln 2 / 2, ln 2 / 2] for the least
+// largest relative error (Lawson's iteration; 9.2e-8, 1.7e-7 evaluated in float32, against the
+// bound of 2e-5 that softmax's outputs have: suite/rows.cpp). 12 vector operations, where the
+// earlier form (a truncation, and a select for d < -87) took 14; tools/math_check.cpp checks it
+// over every 16th float at or below 0 as built (4.0e-7 relative at most).
 inline Halide::Expr exp_nonpositive_cpu(const Halide::Expr &d) {
     using Halide::Expr;
-    const Expr v = Halide::max(d, -87.0f);
-    const Expr kb = Halide::cast<int>(v * 1.44269504f + 127.5f);  // k + 127
-    const Expr k = Halide::cast<float>(kb - 127);
+    const Expr v = Halide::max(d, -88.2f);
+    const Expr bits = Halide::reinterpret<int>(v * 1.44269504f + 12583039.0f);  // 1.5 2^23 + 127
+    const Expr k = Halide::cast<float>(bits - 0x4b40007f);                      // t's bits - 127's
     const Expr r = (v - k * 0.693145752f) - k * 1.42860677e-6f;
     Expr p = 0.0082903029f;
     for (float c : {0.041897915f, 0.16667636f, 0.49999151f, 0.9999997f, 1.0f}) p = p * r + c;
-    return Halide::select(d < -87.0f, 0.0f, Halide::reinterpret<float>(kb << 23) * p);
+    return Halide::reinterpret<float>(bits << 23) * p;
 }
 
 // e^v. On CUDA through the hardware's base-2 exponential (libdevice's __nv_fast_expf:

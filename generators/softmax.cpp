@@ -75,8 +75,8 @@ void Softmax::generate() {
     // Halide's exp is a 25-instruction polynomial there, which would make the 16-bit rows
     // issue-bound): 2^-22 relative near d = 0, where the row's largest outputs are, |d| 6e-8
     // further out; NaN stays NaN, -inf gives 0. The CPU: math.h's exp_nonpositive_cpu (all
-    // vector instructions, 4.0e-7 relative at most; d is never above 0), 0 below -87 (as
-    // float32's exp, and exactly 0 for -inf).
+    // vector instructions, 4.0e-7 relative at most; d is never above 0), exactly 0 below -88.2
+    // (and so for -inf), where e^d is not a normal float.
     const Expr d = xf(i, row) - mxf(row);
     if (tg.has_gpu_feature()) {
         ex(i, row) = exp_for(d, tg);
@@ -85,7 +85,15 @@ void Softmax::generate() {
     }
     sum(row) = 0.0f;
     sum(row) += in_row(ex(r, row), 0.0f);
-    inv(row) = 1.0f / sum(row);
+    if (tg.has_gpu_feature()) {
+        inv(row) = 1.0f / sum(row);
+    } else {
+        // x86: a bad row's 1 / sum is made NaN once a row, on its bits, so that every output,
+        // ex * inv, is NaN by itself (x86's multiply keeps a NaN operand; narrow keeps a NaN),
+        // instead of a select an element (one of the output loop's two vector operations).
+        inv(row) = reinterpret<float>(
+            select(bad(row), cast<uint32_t>(0x7fc00000), reinterpret<uint32_t>(1.0f / sum(row))));
+    }
     // CUDA: a row whose sum is a number has no NaN output (ex in [0, 1], inv in [1/N, 1]), so
     // bfloat16, which tests for a NaN by hand, tests 1 / sum once (what the output reads); float32
     // and float16 (by the hardware's conversion or float_to_half_bits) keep a NaN by themselves.
@@ -96,7 +104,9 @@ void Softmax::generate() {
     } else if (gpu) {
         bad(row) = cast<bool>(false);
     }
-    out(i, row) = narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned, gpu);
+    out(i, row) =
+        gpu ? narrow_or_nan(ex(i, row) * inv(row), bad(row), out.type(), tg, aligned, true)
+            : narrow(ex(i, row) * inv(row), out.type(), tg, aligned);
 
     constrain();
 }

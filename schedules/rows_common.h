@@ -130,6 +130,10 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
         Func q = s.update().split(rv, qo, qi, L).rfactor(qi, w);
         q.compute_at(at).vectorize(w, L);
         q.update().vectorize(w, L);
+        // The L lanes into the scalar as a tree of shuffles (Halide's VectorReduce): in order,
+        // they were a chain of L dependent steps a row, about 40% of softmax/block_row's samples at
+        // N = 256 on the AVX-512 Xeon (perf, 2026-12-04, results/runs/2026-12-04-cpu-s27).
+        s.update().atomic().vectorize(qi);
     }
     s.compute_at(at);
 }
@@ -162,6 +166,10 @@ inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, 
 inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const LoopLevel &store,
                           const Target &t) {
     f.store_at(store).compute_at(at).vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf);
+    // One row's worth, reused row after row: unfolded, the task's rows each had their own (64 KB
+    // of float32 a task), past the 48 KB L1 (7% of softmax/block_row's time at N = 256 and 4096,
+    // results/runs/2026-12-04-cpu-s27).
+    f.fold_storage(f.args()[1], 1);
 }
 
 // A 2-D pointwise Func as its own parallel loop nest (the unfused form's stages).

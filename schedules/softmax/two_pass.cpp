@@ -39,8 +39,6 @@ FUSELAB_SCHEDULE(Softmax, two_pass) {
         // of the task's rows (recomputed for each row).
         g.inv.compute_root().parallel(g.row);
         mxw.compute_root().parallel(g.row).compute_with(g.inv, g.row);
-        // The CPU's NaN flag reads the max too (softmax.cpp).
-        g.bad.in(g.out).compute_root().parallel(g.row).compute_with(g.inv, g.row);
         const LoopLevel row(g.inv, g.row);
         rows::cpu_stat(g.mx, g.r.x, row, target);
         rows::cpu_stat(g.sum, g.r.x, row, target);
