@@ -71,9 +71,9 @@ class Base(unittest.TestCase):
     def setUp(self):
         self.gen = torch.Generator(device=self.device).manual_seed(SEED)
 
-    def rand(self, *shape, dtype=torch.float32):
+    def rand(self, *shape, dtype=None):  # float32; not a default read at import (no torch)
         x = torch.rand(*shape, generator=self.gen, device=self.device) * 8 - 4
-        return x.to(dtype)
+        return x.to(dtype or torch.float32)
 
     def built(self, pipeline, dtype):
         target = "cuda" if self.device == "cuda" else "cpu"
