@@ -99,14 +99,21 @@ inline void cpu_rows_with(Func f, Func out, const Var &i, const Var &row, const 
         .compute_with(out, rowi);
 }
 
-// A row statistic on the CPU, computed at `at`: 4 vectors of partial results (independent
-// chains for the out-of-order core), reduced to the scalar once per row.
-inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t,
-                     bool fold = false) {
+// A row statistic on the CPU, computed at `at`: `chains` vectors of partial results
+// (independent chains for the out-of-order core), reduced to the scalar once per row.
+// chains = 1 where nothing folds the partials (below): the last step is then chains L scalar
+// steps a row, and at N = 256 (16 vectors a row) the 64 of 4 chains cost more than one chain's
+// latency saves (2026-12-04, alternating A/B on the AVX-512 Xeon,
+// results/runs/2026-12-04-cpu-s27/ab_chains.txt, at N = 256: rmsnorm_residual block_row 1.18 to
+// 1.47x, two_pass 1.05 to 1.38x, the unfused forms 1.05 to 1.65x; 0.96 to 1.04x elsewhere).
+// softmax's and layernorm's two_pass keep 4: with 1 they lost at some sizes in a first A/B, which
+// was not kept (0.73 to 0.91x).
+inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t, bool fold = false,
+                     int chains = 4) {
     const int L = cpu_lanes(t);
     RVar ro{r.name() + "_o"}, rv{r.name() + "_v"};
     Var v{s.name() + "_v"}, vo{s.name() + "_vo"};
-    Func p = s.update().split(r, ro, rv, 4 * L, TailStrategy::GuardWithIf).rfactor(rv, v);
+    Func p = s.update().split(r, ro, rv, chains * L, TailStrategy::GuardWithIf).rfactor(rv, v);
     // The partials' lanes innermost in memory, so that each vector is one dense load and store
     // (the row's extent there is not always 1: compute_with's bounds are conservative).
     std::vector<Var> order{v};
@@ -114,7 +121,7 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
         if (a.name() != v.name()) order.push_back(a);
     }
     p.reorder_storage(order).compute_at(at).vectorize(v, L);
-    // The 4 vectors unrolled: constant indices, so that they live in registers. A loop over
+    // The vectors unrolled: constant indices, so that they live in registers. A loop over
     // them kept each in the stack frame, a load and a store a vector (perf on the AVX2 EPYC,
     // 2026-12-02: 7% of softmax/block_row's samples on those loads and stores alone;
     // results/runs/2026-12-02-cpu-s14/perf_before.txt).
@@ -156,7 +163,7 @@ inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, 
     k.compute_root()
         .split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
         .parallel(rowo);
-    cpu_stat(s, r, LoopLevel(k, rowi), t);
+    cpu_stat(s, r, LoopLevel(k, rowi), t, false, 1);
 }
 
 // A pointwise per-row stage at `at` (e.g. exp(x - max), read by both the sum and the output),
