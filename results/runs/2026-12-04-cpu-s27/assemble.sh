@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # results/cpu.{json,md,png}, cpu_rows.png, models.json and measured.json: results/cpu.json as it
 # stood (s25's assembly: 2026-12-01-cpu-s8's suite, s11's rows, s25's host costs), with its row
-# records (softmax, rmsnorm_residual, layernorm) replaced by this session's run of every CPU row
-# variant beside numpy and ONNX Runtime in one process (cpu_rows.json, commit 22df328); the CPU
+# records (softmax, rmsnorm_residual, layernorm) replaced by this session's last run of every CPU
+# row variant beside numpy and ONNX Runtime in one process (cpu_rows2.json, commit 16649ce); the CPU
 # cost model's leave-one-out table refitted (choice.txt), then the shipped fits over the H200's
 # records and the CPU's, as s26 left them.
 #   bash results/runs/2026-12-04-cpu-s27/assemble.sh   (from the repository root; needs build/)
@@ -12,8 +12,8 @@ stage="$(mktemp -d)"
 python3 - "$run" "$stage" <<'PY'
 import json, sys
 run, stage = sys.argv[1:]
-cpu = json.load(open("results/cpu.json"))
-rows = json.load(open(f"{run}/cpu_rows.json"))
+cpu = json.load(open("results/cpu.json"))  # as ef681c4 left it: row records replaced below
+rows = json.load(open(f"{run}/cpu_rows2.json"))
 row_ops = ("softmax", "rmsnorm_residual", "layernorm")
 keep = [r for r in cpu["records"] if r["workload"] not in row_ops]
 meta = dict(cpu["meta"], rows=rows["meta"])
