@@ -12,24 +12,25 @@
 // (rows_common.h: cpu_stat, cpu_rows_specialize); the max a float max beside an integer max of
 // magnitudes (the NaN row's test); math.h's exp_nonpositive_cpu (12 vector operations); the
 // scratch one row a task, and a bad row's NaN set once on 1 / sum. Behind ONNX Runtime in float32
-// (2026-12-04, 2-core AVX-512 Xeon, same process, 2^22 elements, results/runs/2026-12-04-cpu-s27/
-// cpu_rows.json: 810 against 602 us at N = 256, 950 against 837 at 4096, 994 against 984 at 65536;
-// cpu_rows2.json, the same kernel an hour later: 857 against 633, 1015 against 909, 994 against
-// 945). On one thread within L2 it is 1.03 to 1.12x behind, from memory 1.06 to 1.21x
-// (results/runs/2026-12-04-cpu-s27/threads.txt, ort_sumexp.txt): ONNX Runtime's exponential (14
-// vector operations, one of them vscalefps) writes the output in its own pass, the stores' misses
-// under the arithmetic, and rescales it in place; a Halide Func cannot feed a sum that a later
-// stage of its own reads, so here the output's stores come in their own short pass. 16-bit types
-// load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h; correct on the H200
-// then, results/runs/2026-12-02-h200-s12/rows); the Measured line below predates it, and the change
-// is not timed yet. Measured 2026-12-02 (results/runs/2026-12-02-h200-s11), at the minimum bytes,
-// 2^26 elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200
-// TB/s: float32 256 0.38, 1k 1.33, 4k 3.39*, 16k 2.56, 64k 2.01, 256k 1.97; bfloat16 256 0.14, 1k
-// 0.54, 4k 1.60, 16k 2.45*, 64k 1.75, 256k 1.37; float16 256 0.11, 1k 0.42, 4k 1.16, 16k 1.51*,
-// 64k 1.42, 256k 1.15. 2-core CPU GB/s (2026-12-04, results/runs/2026-12-04-cpu-s27): float32
-// 256 41.4*, 4k 35.3*, 64k 33.8*; bfloat16 256 15.3*, 4k 20.7*, 64k 19.9*; float16 256 20.6*,
-// 4k 23.5*, 64k 21.6*. summary: one kernel, one row a block, max and sum reduced in the block, x
-// re-read from L1/L2
+// (2026-12-04, 2-core AVX-512 Xeon, same process, 2^22 elements, results/runs/2026-12-04-cpu-s27:
+// cpu_rows.json 810 against 602 us at N = 256, 950 against 837 at 4096, 994 against 984 at 65536;
+// cpu_rows2.json, the same kernel an hour later, 857 against 633, 1015 against 909, 994 against
+// 945). On one thread within L2 it is 1.03 to 1.12x behind, from memory 1.06 to 1.21x (there:
+// threads.txt, ort_sumexp.txt). ONNX Runtime's exponential (14 vector operations, one of them
+// vscalefps) writes the output in its own pass, the stores' misses under the arithmetic, and
+// rescales it in place; a Halide Func cannot feed a sum that a later stage of its own reads, so
+// here the output's stores come in their own short pass.
+// 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
+// predates it, and the change is not timed yet.
+// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11), at the minimum bytes, 2^26 elements a
+// call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s: float32
+// 256 0.38, 1k 1.33, 4k 3.39*, 16k 2.56, 64k 2.01, 256k 1.97; bfloat16 256 0.14, 1k 0.54, 4k
+// 1.60, 16k 2.45*, 64k 1.75, 256k 1.37; float16 256 0.11, 1k 0.42, 4k 1.16, 16k 1.51*, 64k 1.42,
+// 256k 1.15. 2-core CPU GB/s (results/runs/2026-12-04-cpu-s27/cpu_rows.json): float32 256 41.4*,
+// 4k 35.3*, 64k 33.8*; bfloat16 256 15.3*, 4k 20.7*, 64k 19.9*; float16 256 20.6*, 4k 23.5*, 64k
+// 21.6*.
+// summary: one kernel, one row a block, max and sum reduced in the block, x re-read from L1/L2
 #include "rows_common.h"
 #include "softmax.h"
 
