@@ -99,49 +99,74 @@ inline void cpu_rows_with(Func f, Func out, const Var &i, const Var &row, const 
         .compute_with(out, rowi);
 }
 
-// A row statistic on the CPU, computed at `at`: `chains` vectors of partial results
-// (independent chains for the out-of-order core), reduced to the scalar once per row.
-// chains = 1 where nothing folds the partials (below): the last step is then chains L scalar
-// steps a row, and at N = 256 (16 vectors a row) the 64 of 4 chains cost more than one chain's
-// latency saves (2026-12-04, alternating A/B on the AVX-512 Xeon,
-// results/runs/2026-12-04-cpu-s27/ab_chains.txt, at N = 256: rmsnorm_residual block_row 1.18 to
-// 1.47x, two_pass 1.05 to 1.38x, the unfused forms 1.05 to 1.65x; 0.96 to 1.04x elsewhere).
-// softmax's and layernorm's two_pass keep 4: with 1 they lost at some sizes in a first A/B, which
-// was not kept (0.73 to 0.91x).
-inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t, bool fold = false,
-                     int chains = 4) {
+// Rows short enough for one chain of a row statistic's partials on the CPU (cpu_stat): a lane
+// adds at most 2048 / L values in order there.
+inline Expr short_row(const Expr &n) {
+    return n <= 2048;
+}
+
+// A row statistic on the CPU, computed at `at`: vectors of partial results (independent chains for
+// the out-of-order core), reduced to the scalar once per row.
+// - Short rows (short_row) in `short_chains` chains. 1 where nothing folds the partials (below):
+//   the last step is then L scalar steps a row, not 4L, and at N = 256 (16 vectors a row) the 64
+//   of 4 chains cost more than one chain's latency saves (alternating A/B on the AVX-512 Xeon,
+//   results/runs/2026-12-04-cpu-s27/ab_chains.txt, at N = 256: rmsnorm_residual block_row 1.18 to
+//   1.47x, two_pass 1.05 to 1.38x, the unfused forms 1.05 to 1.65x). softmax's and layernorm's
+//   two_pass keep 4: with 1 they lost at some sizes in a first A/B, which was not kept (0.73 to
+//   0.91x).
+// - Longer rows in 4 chains, cascaded: each chunk of 64 steps summed from zero, then added to the
+//   row's partials, so that a lane adds at most 64 + N / (256 L) values in order, not N / (4 L).
+//   Without it, rmsnorm_residual's float32 rows of one value were 1.2e-5 off at N = 65537 in one
+//   chain (CI, 2026-12-04) and 5e-6 in 4; with it 5e-7 (results/runs/2026-12-05-cpu-s28).
+inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t, const Expr &n,
+                     bool fold = false, int short_chains = 4) {
     const int L = cpu_lanes(t);
-    RVar ro{r.name() + "_o"}, rv{r.name() + "_v"};
-    Var v{s.name() + "_v"}, vo{s.name() + "_vo"};
-    Func p = s.update().split(r, ro, rv, chains * L, TailStrategy::GuardWithIf).rfactor(rv, v);
-    // The partials' lanes innermost in memory, so that each vector is one dense load and store
-    // (the row's extent there is not always 1: compute_with's bounds are conservative).
-    std::vector<Var> order{v};
-    for (const Var &a : p.args()) {
-        if (a.name() != v.name()) order.push_back(a);
-    }
-    p.reorder_storage(order).compute_at(at).vectorize(v, L);
-    // The vectors unrolled: constant indices, so that they live in registers. A loop over
-    // them kept each in the stack frame, a load and a store a vector (perf on the AVX2 EPYC,
-    // 2026-12-02: 7% of softmax/block_row's samples on those loads and stores alone;
-    // results/runs/2026-12-02-cpu-s14/perf_before.txt).
-    Var vv{s.name() + "_vv"};
-    p.update().split(v, vo, vv, L).vectorize(vv).unroll(vo);
-    // fold: the 4 vectors summed lane by lane into one (q, 3 vector operations), then its L lanes
-    // into the scalar, instead of 4L scalar steps a row, which cost short rows (N = 256) a third
-    // of their time. Only where `at` is one row: under compute_with (rmsnorm_residual's h, the
-    // two_pass forms) q's bounds span the task's rows, and it ran slower there.
-    if (fold) {
-        RVar qo{s.name() + "_qo"}, qi{s.name() + "_qi"};
-        Var w{s.name() + "_w"};
-        Func q = s.update().split(rv, qo, qi, L).rfactor(qi, w);
-        q.compute_at(at).vectorize(w, L);
-        q.update().vectorize(w, L);
-        // The L lanes into the scalar as a tree of shuffles (Halide's VectorReduce): in order,
-        // they were a chain of L dependent steps a row, about 40% of softmax/block_row's samples at
-        // N = 256 on the AVX-512 Xeon (perf, 2026-12-04, results/runs/2026-12-04-cpu-s27).
-        s.update().atomic().vectorize(qi);
-    }
+    const auto form = [&](Stage st, int chains, bool cascade, const std::string &tag) {
+        RVar ro{r.name() + tag + "_o"}, rv{r.name() + tag + "_v"}, rc{r.name() + tag + "_c"},
+            rk{r.name() + tag + "_k"};
+        Var v{s.name() + tag + "_v"}, vo{s.name() + tag + "_vo"}, vv{s.name() + tag + "_vv"},
+            c{s.name() + tag + "_c"};
+        st.split(r, ro, rv, chains * L, TailStrategy::GuardWithIf);
+        // The chunks cut the loop over steps (a guard a step), never the vectors' elements.
+        if (cascade) st.split(ro, rc, rk, 64, TailStrategy::GuardWithIf);
+        Func p = st.rfactor(rv, v);
+        // The partials' lanes innermost in memory, so that each vector is one dense load and
+        // store (the row's extent there is not always 1: compute_with's bounds are conservative).
+        std::vector<Var> order{v};
+        for (const Var &a : p.args()) {
+            if (a.name() != v.name()) order.push_back(a);
+        }
+        p.reorder_storage(order).compute_at(at).vectorize(v, L);
+        if (cascade) {
+            Func k = p.update().rfactor(rc, c);
+            k.compute_at(p, rc).vectorize(v, L);
+            k.update().split(v, vo, vv, L).vectorize(vv).unroll(vo);
+        }
+        // The vectors unrolled: constant indices, so that they live in registers. A loop over
+        // them kept each in the stack frame, a load and a store a vector (perf on the AVX2 EPYC,
+        // 2026-12-02: 7% of softmax/block_row's samples on those loads and stores alone;
+        // results/runs/2026-12-02-cpu-s14/perf_before.txt).
+        p.update().split(v, vo, vv, L).vectorize(vv).unroll(vo);
+        // fold: the chains summed lane by lane into one vector (q), then its L lanes into the
+        // scalar, instead of 4L scalar steps a row, which cost short rows (N = 256) a third of
+        // their time. Only where `at` is one row: under compute_with (rmsnorm_residual's h, the
+        // two_pass forms) q's bounds span the task's rows, and it ran slower there.
+        if (fold && chains > 1) {
+            RVar qo{s.name() + tag + "_qo"}, qi{s.name() + tag + "_qi"};
+            Var w{s.name() + tag + "_w"};
+            Func q = st.split(rv, qo, qi, L).rfactor(qi, w);
+            q.compute_at(at).vectorize(w, L);
+            q.update().vectorize(w, L);
+            // The L lanes into the scalar as a tree of shuffles (Halide's VectorReduce): in
+            // order, they were a chain of L dependent steps a row, about 40% of
+            // softmax/block_row's samples at N = 256 on the AVX-512 Xeon (perf, 2026-12-04,
+            // results/runs/2026-12-04-cpu-s27).
+            st.atomic().vectorize(qi);
+        }
+    };
+    // The specialization first: it copies the definition as it stands.
+    form(s.update().specialize(short_row(n)), short_chains, false, "_s");
+    form(s.update(), 4, true, "");
     s.compute_at(at);
 }
 
@@ -163,7 +188,7 @@ inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, 
     k.compute_root()
         .split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
         .parallel(rowo);
-    cpu_stat(s, r, LoopLevel(k, rowi), t, false, 1);
+    cpu_stat(s, r, LoopLevel(k, rowi), t, n, false, 1);
 }
 
 // A pointwise per-row stage at `at` (e.g. exp(x - max), read by both the sum and the output),

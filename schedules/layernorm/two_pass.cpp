@@ -40,8 +40,8 @@ FUSELAB_SCHEDULE(Layernorm, two_pass) {
         g.rstd.compute_root().parallel(g.row);
         meanw.compute_root().parallel(g.row).compute_with(g.rstd, g.row);
         const LoopLevel row(g.rstd, g.row);
-        rows::cpu_stat(g.sum, g.r.x, row, target);
-        rows::cpu_stat(g.sumsq, g.r.x, row, target);
+        rows::cpu_stat(g.sum, g.r.x, row, target, n);
+        rows::cpu_stat(g.sumsq, g.r.x, row, target, n);
         rows::cpu_rows(g.out, g.i, g.row, n, target);
     }
 }

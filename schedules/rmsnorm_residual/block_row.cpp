@@ -39,7 +39,7 @@ FUSELAB_SCHEDULE(RmsnormResidual, block_row) {
     } else {
         const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, target);
         rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, target);
-        rows::cpu_stat(g.sumsq, g.r.x, row, target, false, 1);
+        rows::cpu_stat(g.sumsq, g.r.x, row, target, n, false, 1);
     }
 }
 

@@ -39,7 +39,7 @@ FUSELAB_SCHEDULE(RmsnormResidual, two_pass) {
         g.rstd.compute_root()
             .split(g.row, ro, ri, rows_per_task, TailStrategy::GuardWithIf)
             .parallel(ro);
-        rows::cpu_stat(g.sumsq, g.r.x, LoopLevel(g.rstd, ri), target, false, 1);
+        rows::cpu_stat(g.sumsq, g.r.x, LoopLevel(g.rstd, ri), target, n, false, 1);
         rows::cpu_rows(g.out, g.i, g.row, n, target);
         rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, target);
     }

@@ -49,9 +49,9 @@ FUSELAB_SCHEDULE(Softmax, block_row) {
     } else {
         LoopLevel task;
         const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target, &task);
-        rows::cpu_stat(g.mx, g.r.x, row, target, true);
+        rows::cpu_stat(g.mx, g.r.x, row, target, g.x.dim(0).extent(), true);
         rows::cpu_row_stage(g.ex, g.i, row, task, target);
-        rows::cpu_stat(g.sum, g.r.x, row, target, true);
+        rows::cpu_stat(g.sum, g.r.x, row, target, g.x.dim(0).extent(), true);
         // Fewer loop steps an element in the output's and the exponential's loops (2% at N = 256
         // to 65536, within this VM's noise: results/runs/2026-12-04-cpu-s27).
         g.out.unroll(g.i, 4, TailStrategy::GuardWithIf);

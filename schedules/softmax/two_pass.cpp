@@ -40,8 +40,8 @@ FUSELAB_SCHEDULE(Softmax, two_pass) {
         g.inv.compute_root().parallel(g.row);
         mxw.compute_root().parallel(g.row).compute_with(g.inv, g.row);
         const LoopLevel row(g.inv, g.row);
-        rows::cpu_stat(g.mx, g.r.x, row, target);
-        rows::cpu_stat(g.sum, g.r.x, row, target);
+        rows::cpu_stat(g.mx, g.r.x, row, target, n);
+        rows::cpu_stat(g.sum, g.r.x, row, target, n);
         rows::cpu_rows(g.out, g.i, g.row, n, target);
     }
 }
