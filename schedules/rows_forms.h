@@ -56,22 +56,27 @@ struct RowFuncs {
 
 struct Form {
     enum Kind { Block, Warp } kind = Block;
-    int threads = 256;    // block: T threads a row
-    int rows = 8;         // warp: R rows (warps) a block
-    int steps = 0;        // vectors a thread unrolls in the statistics' passes (0: rows_common's)
-    int out_steps = 0;    // ... in the output's pass (0: rows_common's)
-    bool staged = false;  // the row in shared memory
-    int bucket = 0;       // rows cut by a constant B (rows_common.h: split_row), 0: by steps
+    int threads = 256;     // block: T threads a row
+    int rows = 8;          // warp: R rows (warps) a block
+    int steps = 0;         // vectors a thread unrolls in the statistics' passes (0: rows_common's)
+    int out_steps = 0;     // ... in the output's pass (0: rows_common's)
+    bool staged = false;   // the row in shared memory
+    int bucket = 0;        // rows cut by a constant B (rows_common.h: split_row), 0: by steps
     int staged_bytes = 0;  // staged: the bytes of rows a block holds at most (0: kStagedBytes)
     // The staged and padded block forms' rows that are not whole aligned vectors: in which types
     // their threads take adjacent elements (adjacent_row_stage), measured per form (s25 e1/).
     enum Adjacent { Never, Bits16, Always } adjacent = Bits16;
+    // The block form's outputs (and a second output computed with the first) cut with the threads
+    // over adjacent elements on every row, aligned or not (adjacent_row_stage): for rows that are
+    // not whole aligned vectors, where a second output keeps the vector cut otherwise.
+    bool adjacent_out = false;
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
         s += "_u" + std::to_string(steps) + "_o" + std::to_string(out_steps);
         if (staged) s += "_staged";
         if (bucket > 0) s += "_b" + std::to_string(bucket);
+        if (adjacent_out) s += "_adj";
         return s;
     }
 };
@@ -240,6 +245,28 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         // The steps a thread unrolls: the bucket's, else the form's (as split_row cuts the rest).
         const int SU = B > 0 ? B / (T * V) : (U > 0 ? U : unroll_steps(V));
         const int SO = B > 0 ? B / (T * V) : (UO > 0 ? UO : out_steps(V));
+        if (form.adjacent_out) {
+            adjacent_row_stage(f.out, f.i, f.row, T, V, SO);
+            f.out.gpu_blocks(f.row);
+            if (f.second.defined()) {
+                adjacent_row_stage(f.second, f.i, f.row, T, V, SO);
+                f.second.gpu_blocks(f.row).compute_with(f.out, Var(f.i.name() + "_v"));
+            }
+            if (form.staged) {
+                stage_adjacent(f.source, f.aligned, T, V, SU);
+                gpu_stage_row(f.source, LoopLevel(f.out, f.row), T, V, U, B);
+            }
+            for (Func &s : f.stats)
+                gpu_block_stat(s, f.r, LoopLevel(f.out, f.row), f.row, T, V, U, B);
+            if (form.staged) {
+                f.out.specialize(fits);
+                f.out.specialize_fail(
+                    form.name() + " keeps a row in shared memory: rows of at most " +
+                    std::to_string(staged_bytes / f.type.bytes()) + " elements of this type");
+            }
+            wide_accesses(g, target);
+            return;
+        }
         if (adjacent) {
             Stage odd = f.out.specialize(fits && !f.aligned);
             adjacent_row_stage(odd, f.i, f.row, T, V, SO);

@@ -126,6 +126,8 @@ Candidate parse_form(const std::string &name) {
         const int v = std::atoi(p.c_str() + 1);
         if (p == "staged")
             f.staged = true;
+        else if (p == "adj")
+            f.adjacent_out = true;
         else if (p[0] == 't')
             f.threads = v;
         else if (p[0] == 'r')
