@@ -15,7 +15,8 @@
 // the staging could put its threads over adjacent elements (softmax's and layernorm's forms do it
 // for the output too). Tried, same call against 2aa169a's kernels
 // (results/runs/2026-12-04-h200-s25/e1, odd_ab.py), geometric mean over the grid's unaligned rows:
-// bfloat16 0.91x, float16 1.12x, float32 0.69x; not kept (Form::Never).
+// bfloat16 0.91x, float16 1.12x, float32 0.69x; not kept (Form::Never). Such rows have their own
+// strategies since s28, with out and h over adjacent elements: adjacent_row, adjacent_staged_2k.
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
