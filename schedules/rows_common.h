@@ -244,10 +244,14 @@ inline void split_row(Func f, const Var &i, const Var &k, const Var &u, const Va
 }
 
 // The same cut of a statistic's reduction variable r: ro the bucket (or the run-time steps), ru
-// the unrolled steps, rt the thread (lane), rv the vector.
+// the unrolled steps, rt the thread (lane), rv the vector. `adjacent` (no bucket): the threads
+// over adjacent elements instead (r = ro * WV + rv * W + rt), for rows that are not whole aligned
+// vectors, loaded element by element: one warp's load is then 32 consecutive elements.
 inline void split_row_r(Stage s, const RVar &r, const RVar &ro, const RVar &ru, const RVar &rt,
-                        const RVar &rv, int W, int V, int bucket) {
-    if (bucket > 0) {
+                        const RVar &rv, int W, int V, int bucket, bool adjacent = false) {
+    if (adjacent) {
+        s.split(r, ro, rt, W * V).split(rt, rv, rt, W);
+    } else if (bucket > 0) {
         s.split(r, ro, ru, bucket).split(ru, ru, rt, W * V).split(rt, rt, rv, V);
     } else {
         s.split(r, ro, rt, W * V).split(rt, rt, rv, V);
@@ -285,11 +289,11 @@ inline void gpu_block_rows_with(Func f, Func out, const Var &i, const Var &row, 
 // lane, by 32 threads (shared). Returns the RVar over which s then reduces the row's 32 (or T)
 // partials.
 inline RVar gpu_block_partials(Func s, const RVar &r, const LoopLevel &block, int T, int V,
-                               int steps = 0, int bucket = 0) {
+                               int steps = 0, int bucket = 0, bool adjacent = false) {
     const std::string n = s.name();
     RVar ro{n + "_ro"}, ru{n + "_ru"}, rt{n + "_rt"}, rv{n + "_rv"}, rw{n + "_rw"}, rl{n + "_rl"};
     Var v{n + "_v"}, t{n + "_t"}, l{n + "_l"};
-    split_row_r(s.update(), r, ro, ru, rt, rv, T, V, bucket);
+    split_row_r(s.update(), r, ro, ru, rt, rv, T, V, bucket, adjacent);
     Func pv = s.update().rfactor({{rt, t}, {rv, v}});
     Func pt = s.update().rfactor(rt, t);
     pt.compute_at(block).gpu_threads(t);
@@ -299,7 +303,8 @@ inline RVar gpu_block_partials(Func s, const RVar &r, const LoopLevel &block, in
         pv.update().split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V),
                           TailStrategy::GuardWithIf);
     }
-    pv.update().reorder(v, ru, ro, t).vectorize(v).unroll(ru);
+    pv.update().reorder(v, ru, ro, t).unroll(ru);
+    adjacent ? pv.update().unroll(v) : pv.update().vectorize(v);
     if (T <= 32) return rt;
     Func pl = s.update().split(rt, rw, rl, 32).rfactor(rl, l);
     pl.compute_at(block).gpu_threads(l);
@@ -320,8 +325,8 @@ inline void gpu_rows_final(Func s, const RVar &last, const LoopLevel &block, con
 
 // A statistic reduced inside one block (gpu_block_partials, then gpu_rows_final).
 inline void gpu_block_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int T,
-                           int V, int steps = 0, int bucket = 0) {
-    gpu_rows_final(s, gpu_block_partials(s, r, block, T, V, steps, bucket), block, row);
+                           int V, int steps = 0, int bucket = 0, bool adjacent = false) {
+    gpu_rows_final(s, gpu_block_partials(s, r, block, T, V, steps, bucket, adjacent), block, row);
 }
 
 // A statistic as its own kernel, one row per block of T threads, the result in global memory
@@ -418,11 +423,12 @@ inline void gpu_warp_rows_with(Func f, Func out, const Var &i, const Var &row, i
 // accumulators in registers (unroll_steps(V) loads in flight) and its partial pu(u) in `partials`
 // memory. Returns the RVar over which s then reduces the 32 partials.
 inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const Var &row, int V,
-                              bool lanes_in_registers, int steps = 0, int bucket = 0) {
+                              bool lanes_in_registers, int steps = 0, int bucket = 0,
+                              bool adjacent = false) {
     const std::string n = s.name();
     RVar ro{n + "_ro"}, ru{n + "_ru"}, rl{n + "_rl"}, rv{n + "_rv"};
     Var v{n + "_v"}, u{n + "_u"};
-    split_row_r(s.update(), r, ro, ru, rl, rv, 32, V, bucket);
+    split_row_r(s.update(), r, ro, ru, rl, rv, 32, V, bucket, adjacent);
     Func pv = s.update().rfactor({{rl, u}, {rv, v}});
     Func pu = s.update().rfactor(rl, u);
     if (lanes_in_registers) {
@@ -439,7 +445,8 @@ inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const 
         pv.update().split(ro, ro, ru, steps > 0 ? steps : unroll_steps(V),
                           TailStrategy::GuardWithIf);
     }
-    pv.update().reorder(v, ru, ro, u).vectorize(v).unroll(ru);
+    pv.update().reorder(v, ru, ro, u).unroll(ru);
+    adjacent ? pv.update().unroll(v) : pv.update().vectorize(v);
     return rl;
 }
 
@@ -465,8 +472,9 @@ inline void gpu_lane_tree(Func s, const RVar &rl, const LoopLevel &warp) {
 // thread a row (gpu_rows_final), at `block` (gpu_warp_rows_block). Any number of stages may read
 // it (softmax's max is read by the sum's pass and by the output).
 inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const Var &row, int V,
-                          int steps = 0, int bucket = 0) {
-    gpu_rows_final(s, gpu_warp_partials(s, r, block, row, V, false, steps, bucket), block, row);
+                          int steps = 0, int bucket = 0, bool adjacent = false) {
+    gpu_rows_final(s, gpu_warp_partials(s, r, block, row, V, false, steps, bucket, adjacent), block,
+                   row);
 }
 
 // A statistic reduced by one warp a row through warp shuffles (HALIDE-CUDA-NOTES.md's one-warp
@@ -476,8 +484,9 @@ inline void gpu_warp_stat(Func s, const RVar &r, const LoopLevel &block, const V
 // max) would need a second copy inside that pass's lane loop, and a copy of an rfactored Func
 // (clone_in) still refers to the original in Halide 21.
 inline void gpu_warp_stat_shfl(Func s, const RVar &r, const LoopLevel &warp, const LoopLevel &lane,
-                               const Var &row, int V, int steps = 0, int bucket = 0) {
-    gpu_lane_tree(s, gpu_warp_partials(s, r, warp, row, V, true, steps, bucket), warp);
+                               const Var &row, int V, int steps = 0, int bucket = 0,
+                               bool adjacent = false) {
+    gpu_lane_tree(s, gpu_warp_partials(s, r, warp, row, V, true, steps, bucket, adjacent), warp);
     s.compute_at(lane);
 }
 

@@ -70,6 +70,8 @@ struct Form {
     // over adjacent elements on every row, aligned or not (adjacent_row_stage): for rows that are
     // not whole aligned vectors, where a second output keeps the vector cut otherwise.
     bool adjacent_out = false;
+    // The warp form's adjacent_out puts the lanes over adjacent elements in the statistics'
+    // passes too (gpu_adjacent_warp_rows).
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
@@ -216,6 +218,51 @@ inline void gpu_padded_block_rows(RowFuncs f, const Form &form, const Expr &fits
     for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, S);
 }
 
+// The warp form with its lanes over adjacent elements (Form::adjacent_out), for short rows that
+// are not whole aligned vectors: R rows a block, a warp a row, lane l at i = k 32V + v 32 + l in
+// the outputs and in every statistic's pass, so that each of a warp's element-wise loads and
+// stores is 32 consecutive elements (a vector apart, as gpu_warp_rows cuts aligned rows, one
+// 2-byte access a lane spans 512 bytes). The last statistic by shuffles, as gpu_rows' warp form.
+// One step a lane in the statistics' passes: with 2 or 4 unrolled (the steps split GuardWithIf),
+// the H200 computed wrong statistics in 16-bit types (softmax bfloat16 N = 257: 0.13 off; not in
+// float32), with no race nor bad access under compute-sanitizer and a lowered statement that
+// reads right: cause not found (results/runs/2026-12-05-h200-s29/notes.txt, b/).
+inline void gpu_adjacent_warp_rows(RowFuncs &f, const Form &form, int V, int out_steps_) {
+    if (form.staged || form.bucket > 0 || form.steps > 1) {
+        throw CompileError(form.name() +
+                           ": the warp form's adjacent lanes take one step a lane in the "
+                           "statistics, neither staged nor cut by a bucket");
+    }
+    const int R = form.rows, S = out_steps_ > 0 ? out_steps_ : out_steps(V);
+    const auto cut = [&](Func g) {
+        Var rb{f.row.name() + "_b"}, rw{f.row.name() + "_w"};
+        Var ik{f.i.name() + "_k"}, iu{f.i.name() + "_u"}, il{f.i.name() + "_l"};
+        Var iv{f.i.name() + "_v"};
+        g.split(f.row, rb, rw, R, TailStrategy::GuardWithIf)
+            .split(f.i, ik, il, 32 * V, TailStrategy::GuardWithIf)
+            .split(il, iv, il, 32)
+            .split(ik, ik, iu, S, TailStrategy::GuardWithIf)
+            .reorder(iv, iu, ik, il, rw, rb)
+            .gpu_blocks(rb)
+            .gpu_threads(rw)
+            .gpu_lanes(il)
+            .unroll(iv)
+            .unroll(iu);
+    };
+    cut(f.out);
+    if (f.second.defined()) {
+        cut(f.second);
+        f.second.compute_with(f.out, Var(f.i.name() + "_v"));
+    }
+    const LoopLevel warp(f.out, Var(f.row.name() + "_w"));
+    const LoopLevel block = gpu_warp_rows_block(f.out, f.row);
+    const LoopLevel lane = gpu_warp_rows_lane(f.out, f.i);
+    for (size_t k = 0; k + 1 < f.stats.size(); k++) {
+        gpu_warp_stat(f.stats[k], f.r, block, f.row, V, 1, 0, true);
+    }
+    gpu_warp_stat_shfl(f.stats.back(), f.r, warp, lane, f.row, V, 1, 0, true);
+}
+
 // Schedules f's pipeline in `form` on CUDA (g: its generator, for the wide-access pass).
 template <typename G>
 void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
@@ -239,34 +286,30 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     // first, so not cut as the others; a second output is computed with the first, one cut).
     const bool staged_adjacent =
         form.kind == Form::Block && form.staged && adjacent_rows(form, f.type);
-    const bool adjacent = staged_adjacent && !f.second.defined();
-    if (form.kind == Form::Block) {
+    const bool adjacent = staged_adjacent && !f.second.defined() && !form.adjacent_out;
+    if (form.kind == Form::Block && form.adjacent_out) {
+        // Every row: the outputs over adjacent elements; a staged row copied in the same layout
+        // where rows are not aligned.
+        const int T = form.threads;
+        const int SU = B > 0 ? B / (T * V) : (U > 0 ? U : unroll_steps(V));
+        const int SO = B > 0 ? B / (T * V) : (UO > 0 ? UO : out_steps(V));
+        adjacent_row_stage(f.out, f.i, f.row, T, V, SO);
+        f.out.gpu_blocks(f.row);
+        if (f.second.defined()) {
+            adjacent_row_stage(f.second, f.i, f.row, T, V, SO);
+            f.second.gpu_blocks(f.row).compute_with(f.out, Var(f.i.name() + "_v"));
+        }
+        const LoopLevel block(f.out, f.row);
+        if (form.staged) {
+            stage_adjacent(f.source, f.aligned, T, V, SU);
+            gpu_stage_row(f.source, block, T, V, U, B);
+        }
+        for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
+    } else if (form.kind == Form::Block) {
         const int T = form.threads;
         // The steps a thread unrolls: the bucket's, else the form's (as split_row cuts the rest).
         const int SU = B > 0 ? B / (T * V) : (U > 0 ? U : unroll_steps(V));
         const int SO = B > 0 ? B / (T * V) : (UO > 0 ? UO : out_steps(V));
-        if (form.adjacent_out) {
-            adjacent_row_stage(f.out, f.i, f.row, T, V, SO);
-            f.out.gpu_blocks(f.row);
-            if (f.second.defined()) {
-                adjacent_row_stage(f.second, f.i, f.row, T, V, SO);
-                f.second.gpu_blocks(f.row).compute_with(f.out, Var(f.i.name() + "_v"));
-            }
-            if (form.staged) {
-                stage_adjacent(f.source, f.aligned, T, V, SU);
-                gpu_stage_row(f.source, LoopLevel(f.out, f.row), T, V, U, B);
-            }
-            for (Func &s : f.stats)
-                gpu_block_stat(s, f.r, LoopLevel(f.out, f.row), f.row, T, V, U, B);
-            if (form.staged) {
-                f.out.specialize(fits);
-                f.out.specialize_fail(
-                    form.name() + " keeps a row in shared memory: rows of at most " +
-                    std::to_string(staged_bytes / f.type.bytes()) + " elements of this type");
-            }
-            wide_accesses(g, target);
-            return;
-        }
         if (adjacent) {
             Stage odd = f.out.specialize(fits && !f.aligned);
             adjacent_row_stage(odd, f.i, f.row, T, V, SO);
@@ -280,6 +323,9 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         // A bucket: rows of at most B, where every cut of the row is a constant (split_row).
         if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
         f.out.specialize(fits && f.n >= T * V && f.aligned);
+        f.out.specialize(fits && f.aligned);
+    } else if (form.kind == Form::Warp && form.adjacent_out) {
+        gpu_adjacent_warp_rows(f, form, V, UO);
     } else {
         const int R = form.rows;
         const LoopLevel warp = gpu_warp_rows(f.out, f.i, f.row, R, V, UO, B);
@@ -295,12 +341,13 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         gpu_warp_stat_shfl(f.stats.back(), f.r, warp, lane, f.row, V, U, B);
         if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
         f.out.specialize(fits && f.n >= 32 * V && f.aligned);
+        f.out.specialize(fits && f.aligned);
     }
-    f.out.specialize(fits && f.aligned);
     if (form.staged) {
         if (!adjacent) f.out.specialize(fits);
-        f.out.specialize_fail(form.name() + " keeps " + std::to_string(rows) +
-                              " rows in shared memory: rows of at most " +
+        f.out.specialize_fail(form.name() + " keeps " +
+                              (rows == 1 ? std::string("a row") : std::to_string(rows) + " rows") +
+                              " in shared memory: rows of at most " +
                               std::to_string(staged_bytes / rows / f.type.bytes()) +
                               " elements of this type");
     }

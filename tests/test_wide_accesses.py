@@ -33,10 +33,14 @@ STORE16_OF_64 = re.compile(
 # Strategies whose outputs are stored element by element on every row by design: their threads
 # take adjacent elements (rows_forms.h: Form::adjacent_out), for rows that are not whole aligned
 # vectors, where they win; the choice takes them there alone (their measured records). They lack
-# 16-byte stores (and adjacent_row, which stages nothing, 16-byte loads); every other check holds.
+# 16-byte stores (and adjacent_row, which stages nothing, 16-byte loads; adjacent_warp, whose
+# every pass takes adjacent elements, any vector access, so any widening by words); every other
+# check holds.
 ELEMENT_OUTPUTS = {
     "adjacent_row": {"no 16-byte global load", "no 16-byte global store"},
     "adjacent_staged_2k": {"no 16-byte global store"},
+    "adjacent_warp": {"no 16-byte global load", "no 16-byte global store",
+                      "no bfloat16 widening as 32-bit words"},
 }
 
 

@@ -113,7 +113,8 @@ std::vector<Candidate> grid() {
 }
 
 // A form from its name (Form::name): block_t<T>_u<U>_o<UO> or warp_r<R>_u<U>_o<UO>, then
-// optionally _staged and _b<B>. Throws on anything else.
+// optionally _staged, _b<B> and _adj (rows_forms.h: Form::adjacent_out). Throws on anything
+// else.
 Candidate parse_form(const std::string &name) {
     Form f;
     const std::vector<std::string> parts = split(name, '_');
