@@ -41,8 +41,10 @@ std::vector<MeasuredFeature> features_of(const Workload &w) {
                 const double weight = i < w.choice_weights.size() ? w.choice_weights[i] : 1.0;
                 const double align =
                     i < w.choice_align_weights.size() ? w.choice_align_weights[i] : 0.0;
+                const double vector =
+                    i < w.choice_vector_weights.size() ? w.choice_vector_weights[i] : 0.0;
                 out.push_back({i < names.size() ? names[i] : "d" + std::to_string(i),
-                               at_base[a].name, static_cast<int>(d), weight, align});
+                               at_base[a].name, static_cast<int>(d), weight, align, vector});
                 found = true;
             }
         }

@@ -51,15 +51,19 @@ Workload rows(const std::string &pipeline) {
     // A row's length decides a row strategy's loop shapes; the row count its waves of blocks
     // (runtime/fuselab/measured.h).
     w.choice_weights = {1.0, 0.5};
-    // N's alignment class a quarter unit a power of 2 (up to 2^8): a row of 1020 is nearer a
-    // measured 1000 than 1024, where warp_regs_1k runs its whole-step form (s16: 1000 and 1024
-    // have different winners in every type).
+    // N's alignment class a quarter unit a power of 2, up to the 16-byte vector, and a row of
+    // whole vectors half a unit from one that is not: they run other code (16-byte accesses, or
+    // element by element, where the adjacent forms win). Chosen by the leave-one-out table of the
+    // H200 (s29: 1213 to 1232 of 1335 row cells within 1.10x, against classes up to 2^8 and no
+    // vector term; results/runs/2026-12-05-h200-s29/notes.txt).
     w.choice_align_weights = {0.25, 0.0};
+    w.choice_vector_weights = {0.5, 0.0};
     // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
     // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
     // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,
     // 384 for float32), each of a row count no block of rows divides.
-    w.test_sizes = {{1, 3}, {7, 5}, {1000, 3}, {2056, 3}, {65537, 2}, {33, 17}, {256, 5}, {384, 3}, {20000, 2}};
+    w.test_sizes = {{1, 3},   {7, 5},   {1000, 3}, {2056, 3}, {65537, 2},
+                    {33, 17}, {256, 5}, {384, 3},  {20000, 2}};
     w.flops = [](const Size &) { return 0.0; };
     w.size_of = [](const Shapes &in) { return Size{in.at("x")[0], in.at("x")[1]}; };
     return w;

@@ -300,6 +300,63 @@ TEST(Measured, AlignmentClassSeparatesRowsOfOtherDivisors) {
     EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("softmax").features[0].align_weight, 0.25);
 }
 
+// vector_weight: a row's alignment class counts up to the 16-byte vector, and a row of whole
+// vectors is that much farther from one that is not: a bfloat16 row of 1020 (2040 bytes) is
+// nearer a measured 1001 than 1016. Coverage: a near shape that never timed a strategy winning at
+// another near shape of the call's alignment is left out (an older run, before the strategy was
+// built, would otherwise rank the rest without it).
+TEST(Measured, WholeVectorsAndCoverageDecideTheNeighbours) {
+    EXPECT_EQ(alignment_class(1024, 3), 3);
+    EXPECT_EQ(alignment_class(1000, 3), 3);
+    EXPECT_EQ(alignment_class(1020, 3), 2);
+    EXPECT_TRUE(whole_vectors(1000, "bfloat16"));
+    EXPECT_FALSE(whole_vectors(1020, "bfloat16"));
+    EXPECT_TRUE(whole_vectors(1020, "float32"));
+    EXPECT_FALSE(whole_vectors(1001, "float16"));
+    const std::vector<std::string> names = {"adjacent_row", "block_row", "warp_row"};
+    auto shape = [](double n, std::map<std::string, double> us) {
+        MeasuredShape s;
+        s.target = "cuda", s.dtype = "bfloat16", s.size = std::to_string(int(n)) + "x64";
+        s.at = {n, 64};
+        s.us = std::move(us);
+        return s;
+    };
+    MeasuredPipeline p;
+    p.features = {{"N", "x", 0, 1.0, 0.25, 0.5}, {"M", "x", 1, 0.5}};
+    p.shapes = {shape(1016, {{"adjacent_row", 15}, {"block_row", 10}, {"warp_row", 30}}),
+                shape(1001, {{"adjacent_row", 12}, {"block_row", 14}, {"warp_row", 30}})};
+    auto order = [&](const MeasuredPipeline &q) {
+        const auto c = pick_measured(q, "cuda", "bfloat16", {1020, 64}, names);
+        if (!c) return std::string("none");
+        return std::string(c->reason.find("1001x64") < c->reason.find("1016x64") ? "1001" : "1016");
+    };
+    EXPECT_EQ(order(p), "1001");
+    MeasuredPipeline plain = p;
+    plain.features[0].vector_weight = 0;
+    EXPECT_EQ(order(plain), "1016");
+
+    // Three older unaligned shapes near 1003 never timed adjacent_row; 3001, farther, did, and
+    // it wins there: only 3001 takes part.
+    p.shapes = {shape(1100, {{"block_row", 10}, {"warp_row", 30}}),
+                shape(1202, {{"block_row", 10}, {"warp_row", 30}}),
+                shape(1300, {{"block_row", 10}, {"warp_row", 30}}),
+                shape(3001, {{"adjacent_row", 8}, {"block_row", 10}, {"warp_row", 30}})};
+    const auto c = pick_measured(p, "cuda", "bfloat16", {1003, 64}, names);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->schedule, "adjacent_row") << c->reason;
+    EXPECT_EQ(c->reason.find("1100x64"), std::string::npos) << c->reason;
+    // Where no near shape timed every winner, all of them take part, as before.
+    p.shapes.back().us.erase("block_row");
+    const auto d = pick_measured(p, "cuda", "bfloat16", {1003, 64}, names);
+    ASSERT_TRUE(d);
+    EXPECT_NE(d->reason.find("1100x64"), std::string::npos) << d->reason;
+    std::map<std::string, MeasuredTable> tables;
+    tables["dev"].pipelines["rmsnorm_residual"] = p;
+    const auto back = measured_from_json(measured_to_json(tables));
+    EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("rmsnorm_residual").features[0].vector_weight,
+                     0.5);
+}
+
 // A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,
 // saying so; its own shapes, where near, come first; float32 has no twin.
 TEST(Measured, TheOther16BitTypeStandsInWhereNoShapeOfItsOwnIsNear) {

@@ -20,8 +20,8 @@
 
 namespace fuselab {
 
-using Size = std::vector<int>;                             // N | W, H | W, H, C, K: size_format
-using Shapes = std::map<std::string, std::vector<int>>;    // argument -> extents (Halide order)
+using Size = std::vector<int>;                           // N | W, H | W, H, C, K: size_format
+using Shapes = std::map<std::string, std::vector<int>>;  // argument -> extents (Halide order)
 using Buffers = std::map<std::string, Halide::Runtime::Buffer<float>>;
 using RefBuffers = std::map<std::string, Halide::Runtime::Buffer<double>>;
 
@@ -38,8 +38,8 @@ struct ElementTolerance {
 
 struct Workload {
     std::string pipeline;
-    std::string size_format;                  // "N", "WxH" (output extents), "WxHxCxK"
-    double tolerance;                         // on relative_error(out, ref), the norm
+    std::string size_format;  // "N", "WxH" (output extents), "WxHxCxK"
+    double tolerance;         // on relative_error(out, ref), the norm
     // Every element's bound at a size (each workload says why it is what it is). Null: the norm's
     // tolerance as both atol and rtol.
     ElementTolerance (*element_tolerance)(const Size &) = nullptr;
@@ -59,7 +59,10 @@ struct Workload {
     // ... and the weight of each dimension's alignment class (measured.h: MeasuredFeature), 0
     // where absent.
     std::vector<double> choice_align_weights;
-    std::vector<Size> test_sizes;             // odd ones, smaller than tiles, barely over halos
+    // ... and of a difference in whether the dimension is whole 16-byte vectors (measured.h:
+    // MeasuredFeature::vector_weight), 0 where absent.
+    std::vector<double> choice_vector_weights;
+    std::vector<Size> test_sizes;  // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
     RefBuffers (*reference)(const Buffers &inputs, const Size &size);
     double (*flops)(const Size &);          // useful arithmetic per call (0: memory-bound)
@@ -146,8 +149,8 @@ OutputCheck check_output(const Workload &w, const Size &size,
                          const std::string &dtype = "float32", const std::string &output = "");
 // The norm's tolerance, an output's element bound and the reference in a storage type.
 double tolerance_of(const Workload &w, const std::string &dtype);
-ElementTolerance element_tolerance_of(const Workload &w, const Size &size,
-                                      const std::string &dtype, const std::string &output);
+ElementTolerance element_tolerance_of(const Workload &w, const Size &size, const std::string &dtype,
+                                      const std::string &output);
 RefBuffers reference_of(const Workload &w, const Buffers &inputs, const Size &size,
                         const std::string &dtype);
 

@@ -34,10 +34,10 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
             for (const auto &[pipeline, p] : pipelines.items()) {
                 MeasuredPipeline &mp = table.pipelines[pipeline];
                 for (const json &f : p.at("features")) {
-                    mp.features.push_back({f.at("name").get<std::string>(),
-                                           f.at("arg").get<std::string>(), f.at("dim").get<int>(),
-                                           f.at("weight").get<double>(),
-                                           f.value("align_weight", 0.0)});
+                    mp.features.push_back(
+                        {f.at("name").get<std::string>(), f.at("arg").get<std::string>(),
+                         f.at("dim").get<int>(), f.at("weight").get<double>(),
+                         f.value("align_weight", 0.0), f.value("vector_weight", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
                     MeasuredShape ms;
@@ -69,7 +69,8 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
                                     {"arg", f.arg},
                                     {"dim", f.dim},
                                     {"weight", f.weight},
-                                    {"align_weight", f.align_weight}});
+                                    {"align_weight", f.align_weight},
+                                    {"vector_weight", f.vector_weight}});
             for (const MeasuredShape &s : p.shapes) {
                 shapes.push_back({{"target", s.target},
                                   {"dtype", s.dtype},
@@ -98,10 +99,21 @@ const std::map<std::string, MeasuredTable> &shipped_measured() {
     return tables;
 }
 
-int alignment_class(double n) {
+int alignment_class(double n, int cap) {
     int k = 0;
-    for (int64_t v = static_cast<int64_t>(n); v > 0 && v % 2 == 0 && k < 8; v /= 2) k++;
+    for (int64_t v = static_cast<int64_t>(n); v > 0 && v % 2 == 0 && k < cap; v /= 2) k++;
     return k;
+}
+
+namespace {
+// The bytes an element of `dtype` takes (4 where unknown).
+int element_bytes(const std::string &dtype) {
+    return dtype == "bfloat16" || dtype == "float16" ? 2 : 4;
+}
+}  // namespace
+
+bool whole_vectors(double n, const std::string &dtype) {
+    return static_cast<int64_t>(n) * element_bytes(dtype) % 16 == 0;
 }
 
 std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args) {
@@ -125,14 +137,25 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         int ran;  // candidates measured there
     };
     std::vector<Near> near;
+    // The 16-byte vector in alignment classes (2 for float32: 4 elements, 2^2; 3 in 16-bit).
+    const int vector_class = alignment_class(16 / element_bytes(dtype));
+    // The first feature that weighs whole vectors: its alignment scopes the coverage (below).
+    int vector_feature = -1;
+    for (size_t i = 0; i < p.features.size() && vector_feature < 0; i++) {
+        if (p.features[i].vector_weight > 0) vector_feature = static_cast<int>(i);
+    }
     for (const MeasuredShape &s : p.shapes) {
         if (s.target != target || s.dtype != dtype || s.size == skip_size) continue;
         double d = 0;
         for (size_t i = 0; i < at.size(); i++) {
             if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
-            d += p.features[i].weight * std::fabs(std::log2(at[i] / s.at[i])) +
-                 p.features[i].align_weight *
-                     std::abs(alignment_class(at[i]) - alignment_class(s.at[i]));
+            const MeasuredFeature &f = p.features[i];
+            const int cap = f.vector_weight > 0 ? vector_class : 8;
+            d += f.weight * std::fabs(std::log2(at[i] / s.at[i])) +
+                 f.align_weight *
+                     std::abs(alignment_class(at[i], cap) - alignment_class(s.at[i], cap));
+            if (f.vector_weight > 0 && whole_vectors(at[i], dtype) != whole_vectors(s.at[i], dtype))
+                d += f.vector_weight;
         }
         // Only shapes where at least two of the candidates ran can rank them.
         int ran = 0;
@@ -140,6 +163,34 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         if (ran >= 2 && d <= kMeasuredNear) near.push_back({d, &s, ran});
     }
     if (near.empty()) return std::nullopt;
+    // Coverage: the schedules that win at a near shape of the call's alignment; a near shape that
+    // did not time each of them is left out, unless none did.
+    auto same_alignment = [&](const MeasuredShape &s) {
+        return vector_feature < 0 || whole_vectors(s.at[vector_feature], dtype) ==
+                                         whole_vectors(at[vector_feature], dtype);
+    };
+    std::vector<std::string> winners;
+    for (const Near &n : near) {
+        if (!same_alignment(*n.s)) continue;
+        const std::string *w = nullptr;
+        for (const std::string &name : schedules) {
+            auto it = n.s->us.find(name);
+            if (it != n.s->us.end() && (!w || it->second < n.s->us.at(*w))) w = &name;
+        }
+        if (w && std::find(winners.begin(), winners.end(), *w) == winners.end())
+            winners.push_back(*w);
+    }
+    auto covers = [&](const Near &n) {
+        for (const std::string &w : winners) {
+            if (!n.s->us.count(w)) return false;
+        }
+        return true;
+    };
+    if (std::any_of(near.begin(), near.end(), covers)) {
+        near.erase(
+            std::remove_if(near.begin(), near.end(), [&](const Near &n) { return !covers(n); }),
+            near.end());
+    }
     // A shape where few of the candidates ran (an older run, before later strategies existed)
     // ranks them against a weaker field: its winner there may be slow where the rest ran (s25:
     // the leave-one-out pick of softmax float32 1417x1480, 3.09x, from one shape of six of nine

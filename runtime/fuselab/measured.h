@@ -7,9 +7,9 @@
 // A shape is a point of features, each an argument's extent (softmax: x's dimension 0, N, and
 // dimension 1, M), compared in log2 with a weight each (a row's length decides a row strategy's
 // loop shapes; the row count its waves of blocks, so M weighs half), and, with align_weight, by
-// how many times 2 divides it (up to 2^8): a strategy specialized on whole 16-byte vectors or
-// 32-lane steps (warp_regs_1k) runs a row of 1024 and one of 1020 by different code, so a row of
-// 1020 is nearer a measured 1000 than a measured 1024.
+// how many times 2 divides it (up to 2^8, or with vector_weight up to the 16-byte vector, and
+// then whether it is whole vectors): a strategy specialized on whole 16-byte vectors runs a row
+// of 1024 and one of 1020 by different code.
 //
 // The constants were chosen on the H200's row grid of 2026-12-02, each shape left out of its own
 // table (results/runs/2026-12-02-h200-s13/choice_params.txt): up to 3 neighbours within 3 units
@@ -31,10 +31,18 @@ struct MeasuredFeature {
     int dim = 0;
     double weight = 1;
     double align_weight = 0;  // per power of 2 of difference in the extents' largest 2^k divisors
+    // Where > 0: the alignment class counts up to the 16-byte vector of the storage type only (a
+    // row of whole vectors is one class, whatever power of 2 divides it), and a shape whose rows
+    // are whole vectors where the call's are not, or the reverse, is this much farther.
+    double vector_weight = 0;
 };
 
-// The exponent of the largest power of 2 dividing n, at most 8 (the feature's alignment class).
-int alignment_class(double n);
+// The exponent of the largest power of 2 dividing n, at most `cap` (the feature's alignment
+// class).
+int alignment_class(double n, int cap = 8);
+
+// Whether n elements of `dtype` are whole 16-byte vectors.
+bool whole_vectors(double n, const std::string &dtype);
 
 struct MeasuredShape {
     std::string target, dtype, size;   // size as the bench writes it ("1024x65536")
@@ -59,10 +67,13 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
 
 // Where the nearest measured shapes are within kMeasuredNear (in weighted log2 units: 3 is a
 // factor of 8 in a feature of weight 1), the schedule among `schedules` that the nearest
-// kMeasuredNeighbours favour, and one line saying why. Only near shapes where at least 3/4 as many
-// of `schedules` ran as at the most-measured near shape take part (a sparse older shape ranks
-// them against a weaker field). `skip_size`: a size whose shapes are not consulted (the
-// leave-one-out table).
+// kMeasuredNeighbours favour, and one line saying why. Only near shapes that timed every schedule
+// winning at a near shape of the call's 16-byte alignment (where any near shape did), and of
+// those only the ones where at least 3/4 as many of `schedules` ran as at the most-measured one,
+// take part: an older shape, measured before a strategy existed, ranks the rest against a weaker
+// field (s29: rmsnorm_residual bfloat16 14701x571 picked block_row from three shapes that never
+// timed adjacent_staged_2k, which won by 2.06x). `skip_size`: a size whose shapes are not
+// consulted (the leave-one-out table).
 struct MeasuredPick {
     std::string schedule, reason;
     double distance = 0;  // to the nearest shape
