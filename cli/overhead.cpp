@@ -3,6 +3,9 @@
 // with its bindings made once, and the lean call (call_plan.h), with and without the overlap
 // check. The Python and torch layers are timed by peers/call_overhead.py. CUDA buffers are
 // device-only, as a torch tensor's are; each sample is a loop of --calls calls ending with a sync.
+// First, the choice's own cost (issue 29: at most 50 us at a new shape): fuselab::choose for
+// softmax at its first call in the process (the shipped tables loaded), at shapes the process has
+// not seen, and at a seen one (the process's cache).
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -17,6 +20,7 @@
 #include "HalideRuntimeCuda.h"
 #include "commands.h"
 #include "fuselab/call_plan.h"
+#include "fuselab/choose.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
 #include "fuselab/invoke.h"
@@ -32,10 +36,73 @@ double median(std::vector<double> v) {
     return v.size() % 2 ? v[v.size() / 2] : 0.5 * (v[v.size() / 2 - 1] + v[v.size() / 2]);
 }
 
+double since_us(Clock::time_point t0) {
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+
+nlohmann::json choice_record(const std::string &name, const std::string &size,
+                             const std::string &target, double us,
+                             const std::vector<double> &samples = {}) {
+    std::printf("%-36s %8.2f us\n", name.c_str(), us);
+    return {{"kind", "choice_cost"}, {"workload", "softmax"}, {"size", size},
+            {"name", "C++ " + name}, {"device", target},      {"host_us", us},
+            {"samples_us", samples}};
+}
+
+// fuselab::choose("softmax") on float32 [N, M] views of one allocation (device-only for CUDA):
+// the first call in the process, `calls` shapes it has not seen, then one seen shape again.
+void choice_costs(const std::string &target, int calls, nlohmann::json &records) {
+    const int capacity = 1 << 22;
+    Halide::Runtime::Buffer<float> x(capacity), out(capacity);
+    halide_buffer_t rx = *x.raw_buffer(), rout = *out.raw_buffer();
+    if (target == "cuda") {
+        for (halide_buffer_t *h : {x.raw_buffer(), out.raw_buffer()}) {
+            h->flags |= halide_buffer_flag_host_dirty;
+            to_device(h, "overhead");
+        }
+        rx = *x.raw_buffer(), rout = *out.raw_buffer();
+        for (halide_buffer_t *h : {&rx, &rout}) h->host = nullptr, h->flags = 0;
+    }
+    halide_dimension_t dx[2], dout[2];
+    rx.dimensions = rout.dimensions = 2, rx.dim = dx, rout.dim = dout;
+    auto shape = [&](int n, int m) {
+        for (halide_dimension_t *d : {dx, dout}) d[0] = {0, n, 1, 0}, d[1] = {0, m, n, 0};
+    };
+    const Bindings args{{"x", &rx}, {"out", &rout}};
+    ChooseOptions o;
+    o.target = target;
+    shape(1000, 512);
+    auto t0 = Clock::now();
+    choose("softmax", args, o);
+    records.push_back(
+        choice_record("choose: first call in the process", "1000x512", target, since_us(t0)));
+    std::vector<double> samples;
+    for (int i = 0; i < calls; i++) {
+        const int n = 1001 + 37 * i, m = std::max(1, std::min(64 + (i * 7) % 2000, capacity / n));
+        shape(n, m);
+        t0 = Clock::now();
+        choose("softmax", args, o);
+        samples.push_back(since_us(t0));
+    }
+    records.push_back(
+        choice_record("choose: a new shape", "new shapes", target, median(samples), samples));
+    shape(1000, 512);  // the first call's, in the process's cache
+    std::vector<double> again;
+    for (int r = 0; r < 5; r++) {
+        t0 = Clock::now();
+        for (int i = 0; i < 1000; i++) choose("softmax", args, o);
+        again.push_back(since_us(t0) / 1000);
+    }
+    records.push_back(
+        choice_record("choose: a seen shape", "1000x512", target, median(again), again));
+}
+
 }  // namespace
 
 int overhead_command(const OverheadOptions &opt) {
     const std::string target = resolve_target(opt.target);
+    nlohmann::json records = nlohmann::json::array();
+    choice_costs(target, 200, records);
     const Variant &v = find_variant("add_relu", "fused", target);
     const bool cuda = v.is_cuda();
     const int n = opt.n;
@@ -80,7 +147,6 @@ int overhead_command(const OverheadOptions &opt) {
         {"CallPlan::invoke", [&] { plan.invoke(ordered, nullptr); }},
         {"CallPlan::invoke (fresh outputs)", [&] { plan.invoke(ordered, nullptr, true); }},
     };
-    nlohmann::json records = nlohmann::json::array();
     for (const auto &[name, fn] : paths) {
         for (int i = 0; i < std::max(50, opt.calls / 10); i++) fn();
         sync();

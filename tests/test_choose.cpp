@@ -5,7 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <random>
+#include <tuple>
 
 #include "fuselab/choice.h"
 #include "fuselab/choose.h"
@@ -355,6 +357,44 @@ TEST(Measured, WholeVectorsAndCoverageDecideTheNeighbours) {
     const auto back = measured_from_json(measured_to_json(tables));
     EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("rmsnorm_residual").features[0].vector_weight,
                      0.5);
+}
+
+// The tables compiled into the runtime (cmake/gen_measured.py) are results/measured.json's, number
+// for number: every device and pipeline, its features, every shape and every strategy's time.
+TEST(Measured, TheShippedTablesAreTheCommittedJson) {
+    std::ifstream f(FUSELAB_MEASURED_JSON);
+    ASSERT_TRUE(f) << FUSELAB_MEASURED_JSON;
+    const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+    const auto tables = measured_from_json(text);
+    ASSERT_FALSE(tables.empty());
+    size_t shapes = 0;
+    for (const auto &[device, table] : tables) {
+        for (const auto &[pipeline, p] : table.pipelines) {
+            std::string source;
+            const MeasuredPipeline *s = shipped_measured(device, pipeline, &source);
+            ASSERT_TRUE(s) << device << " " << pipeline;
+            EXPECT_EQ(source, table.source);
+            EXPECT_EQ(s, shipped_measured(device, pipeline));  // built once
+            ASSERT_EQ(s->features.size(), p.features.size()) << pipeline;
+            for (size_t i = 0; i < p.features.size(); i++) {
+                const MeasuredFeature &a = s->features[i], &b = p.features[i];
+                EXPECT_EQ(std::tie(a.name, a.arg, a.dim), std::tie(b.name, b.arg, b.dim));
+                EXPECT_EQ(std::tie(a.weight, a.align_weight, a.vector_weight),
+                          std::tie(b.weight, b.align_weight, b.vector_weight))
+                    << pipeline << " " << a.name;
+            }
+            ASSERT_EQ(s->shapes.size(), p.shapes.size()) << pipeline;
+            for (size_t i = 0; i < p.shapes.size(); i++, shapes++) {
+                const MeasuredShape &a = s->shapes[i], &b = p.shapes[i];
+                EXPECT_EQ(std::tie(a.target, a.dtype, a.size, a.at, a.us),
+                          std::tie(b.target, b.dtype, b.size, b.at, b.us))
+                    << device << " " << pipeline << " " << b.size;
+            }
+        }
+        EXPECT_EQ(shipped_measured(device, "no_such_pipeline"), nullptr);
+    }
+    EXPECT_EQ(shipped_measured("no such device", "softmax"), nullptr);
+    EXPECT_GT(shapes, 100u);
 }
 
 // A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,

@@ -303,6 +303,19 @@ class OverheadCommand(unittest.TestCase):
         self.assertEqual(p.returncode, 0, p.stderr)
         with open(out) as f:
             records = json.load(f)["records"]
+        # First the choice's own cost: fuselab::choose for softmax at its first call, at new
+        # shapes (one sample each) and at a seen shape.
+        choices = [r for r in records if r["kind"] == "choice_cost"]
+        self.assertEqual([r["name"] for r in choices],
+                         ["C++ choose: first call in the process", "C++ choose: a new shape",
+                          "C++ choose: a seen shape"])
+        self.assertEqual(records[:3], choices)
+        for r in choices:
+            self.assertEqual((r["workload"], r["device"]), ("softmax", "cpu"))
+            self.assertGreater(r["host_us"], 0)
+            self.assertIn(f"{r['name'][4:]} ", p.stdout)
+        self.assertEqual(len(choices[1]["samples_us"]), 200)
+        records = records[3:]
         self.assertEqual([r["name"] for r in records],
                          ["C++ halide argv", "C++ fuselab::invoke", "C++ CallPlan::invoke",
                           "C++ CallPlan::invoke (fresh outputs)"])

@@ -308,27 +308,45 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
         }
         break;
     }
-    for (const Variant &v : variants()) {
-        if (v.pipeline != pipeline) continue;
-        known = true;
-        if (v.target != target) {
-            if (targets.find(v.target) == std::string::npos) targets += std::string(" ") + v.target;
-            continue;
+    // A variant of another storage type than an argument's is refused without validate(), whose
+    // words (and exceptions: most of a new shape's cost, with a pipeline built in three types)
+    // are needed only where every strategy refuses: then the loop runs again with them.
+    auto other_type = [&](const Variant &v) {
+        const halide_filter_metadata_t *md = v.metadata();
+        for (int i = 0; i < md->num_arguments; i++) {
+            const halide_filter_argument_t &a = md->arguments[i];
+            if (a.kind == halide_argument_kind_input_scalar) continue;
+            auto it = args.find(a.name);
+            if (it != args.end() && it->second && !(it->second->type == a.type)) return true;
         }
-        try {
-            validate(v, args);
-        } catch (const Refusal &) {
-            continue;
-        } catch (const Error &e) {
-            if (first_error.empty()) first_error = e.what();
-            if (typed_error.empty() && type_name(dtype_type(v.dtype)) == common)
-                typed_error = e.what();
-            continue;
+        return false;
+    };
+    for (const bool quick : {true, false}) {
+        first_error.clear(), typed_error.clear();  // the words of the full pass only
+        for (const Variant &v : variants()) {
+            if (v.pipeline != pipeline) continue;
+            known = true;
+            if (v.target != target) {
+                if (targets.find(v.target) == std::string::npos)
+                    targets += std::string(" ") + v.target;
+                continue;
+            }
+            if (quick && other_type(v)) continue;
+            try {
+                validate(v, args);
+            } catch (const Refusal &) {
+                continue;
+            } catch (const Error &e) {
+                if (first_error.empty()) first_error = e.what();
+                if (typed_error.empty() && type_name(dtype_type(v.dtype)) == common)
+                    typed_error = e.what();
+                continue;
+            }
+            if (!all && !predictable(v, args)) continue;
+            out.push_back(&v);
         }
-        if (!all && !predictable(v, args)) continue;
-        out.push_back(&v);
+        if (!out.empty()) return out;
     }
-    if (!out.empty()) return out;
     if (!known) {
         std::string names;
         for (const Variant &v : variants()) {
@@ -431,19 +449,16 @@ std::optional<Choice> measured_choice(const std::string &device, const std::stri
                                       const std::string &target, const std::string &dtype,
                                       const std::vector<const Variant *> &cands,
                                       const Bindings &args) {
-    const auto &tables = shipped_measured();
-    const auto t = tables.find(device);
-    if (t == tables.end()) return std::nullopt;
-    const auto p = t->second.pipelines.find(pipeline);
-    if (p == t->second.pipelines.end()) return std::nullopt;
+    std::string source;
+    const MeasuredPipeline *p = shipped_measured(device, pipeline, &source);
+    if (!p) return std::nullopt;
     std::vector<std::string> names;
     for (const Variant *v : cands) names.push_back(v->schedule);
-    const auto pick =
-        pick_measured_or_twin(p->second, target, dtype, measured_features(p->second, args), names);
+    const auto pick = pick_measured_or_twin(*p, target, dtype, measured_features(*p, args), names);
     if (!pick) return std::nullopt;
     for (const Variant *v : cands) {
         if (v->schedule == pick->schedule)
-            return Choice{v, "measured", pick->reason + " (" + t->second.source + ")"};
+            return Choice{v, "measured", pick->reason + " (" + source + ")"};
     }
     return std::nullopt;
 }

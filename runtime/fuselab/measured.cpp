@@ -5,14 +5,14 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <nlohmann/json.hpp>
 
 #include "fuselab/error.h"
+#include "fuselab/shipped_measured.h"
 
 namespace fuselab {
-
-// The tables of the committed results (results/measured.json), compiled in (shipped_models.cpp).
-extern const char *const kShippedMeasured;
 
 namespace {
 using nlohmann::json;
@@ -85,18 +85,38 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
     return json{{"fuselab_measured", 1}, {"devices", devices}}.dump(1);
 }
 
-const std::map<std::string, MeasuredTable> &shipped_measured() {
-    static const std::map<std::string, MeasuredTable> tables = [] {
-        try {
-            return measured_from_json(kShippedMeasured);
-        } catch (
-            const Error &e) {  // a build from a broken results/measured.json: the model decides
-            std::fprintf(stderr, "fuselab: warning: the shipped measured shapes are unusable: %s\n",
-                         e.what());
-            return std::map<std::string, MeasuredTable>();
+const MeasuredPipeline *shipped_measured(const std::string &device, const std::string &pipeline,
+                                         std::string *source) {
+    static std::mutex m;
+    // Built once and never changed: callers keep the pointer.
+    static std::map<std::pair<std::string, std::string>, std::unique_ptr<MeasuredPipeline>> built;
+    for (int k = 0; k < detail::kShippedPipelineCount; k++) {
+        const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
+        if (device != sp.device || pipeline != sp.pipeline) continue;
+        if (source) *source = sp.source;
+        std::lock_guard<std::mutex> lock(m);
+        std::unique_ptr<MeasuredPipeline> &p = built[{device, pipeline}];
+        if (!p) {
+            p = std::make_unique<MeasuredPipeline>();
+            for (int i = 0; i < sp.num_features; i++) {
+                const detail::ShippedFeature &f = sp.features[i];
+                p->features.push_back(
+                    {f.name, f.arg, f.dim, f.weight, f.align_weight, f.vector_weight});
+            }
+            p->shapes.reserve(sp.num_shapes);
+            for (int i = 0; i < sp.num_shapes; i++) {
+                const detail::ShippedShape &s = sp.shapes[i];
+                MeasuredShape ms;
+                ms.target = s.target, ms.dtype = s.dtype, ms.size = s.size;
+                ms.at.assign(s.at, s.at + sp.num_features);
+                for (int j = 0; j < s.count; j++)
+                    ms.us.emplace_hint(ms.us.end(), s.us[j].schedule, s.us[j].us);
+                p->shapes.push_back(std::move(ms));
+            }
         }
-    }();
-    return tables;
+        return p.get();
+    }
+    return nullptr;
 }
 
 int alignment_class(double n, int cap) {

@@ -60,8 +60,11 @@ struct MeasuredTable {
     std::map<std::string, MeasuredPipeline> pipelines;
 };
 
-// The shipped tables (results/measured.json, from `fuselab tune --fit --measured-out`), by device.
-const std::map<std::string, MeasuredTable> &shipped_measured();
+// The shipped table of `pipeline` measured on `device` (results/measured.json, from `fuselab tune
+// --fit --measured-out`, compiled in as constants), or null; `source` gets the bench file it came
+// from. Each is built on its first use, once a process (at most a few hundred microseconds).
+const MeasuredPipeline *shipped_measured(const std::string &device, const std::string &pipeline,
+                                         std::string *source = nullptr);
 std::map<std::string, MeasuredTable> measured_from_json(const std::string &text);  // throws Error
 std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables);
 
