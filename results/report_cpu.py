@@ -198,6 +198,28 @@ def group_section(key, rows, meta):
     return out + [""]
 
 
+def grid_section(groups):
+    """The sizes timed without peers (the choice's denser grid, issue 29): one line a size."""
+    if not groups:
+        return []
+    out = ["## The choice's grid: sizes the suite does not name (fuselab alone)", "",
+           "Every CPU strategy at each size, for the measured table the choice reads "
+           "(results/measured.json); x floor as above.", "",
+           "| workload | size | strategies | best | median | x floor | second | x best |",
+           "|---|---|---|---|---|---|---|---|"]
+    for (wl, size), rows in sorted(groups.items(), key=lambda kv: (kv[0][0], row_n({"size": kv[0][1]}))):
+        ok = sorted((r for r in ok_rows(rows, "fuselab") if r.get("median_us")), key=lambda r: r["median_us"])
+        if not ok:
+            out.append(f"| {wl} | {size} | 0 | - | - | - | - | - |")
+            continue
+        b = ok[0]
+        xf = f"{b['median_us'] / b['floor_us']:.2f}" if b.get("floor_us") else "-"
+        s = ok[1] if len(ok) > 1 else None
+        second = f"{s['name']} | {s['median_us'] / b['median_us']:.2f}" if s else "- | -"
+        out.append(f"| {wl} | {size} | {len(ok)} | {b['name']} | {fmt_us(b['median_us'])} | {xf} | {second} |")
+    return out + [""]
+
+
 # ---------------------------------------------------------------- the row reductions (issue 23)
 def dtype_of(r):
     return r.get("dtype") or "float32"
@@ -531,8 +553,12 @@ def main():
               "input and 1 output, a quarter more for 2 and 1). GB/s counts the fewest bytes.", ""]
     lines += targets_section(groups, meta)
     lines += rows_section(records, targets23, meta)
+    # A size with peers gets its own table and panel; the choice's grid (fuselab alone) a line.
+    grid = {k: rows for k, rows in groups.items() if not any(r.get("kind") == "peer" for r in rows)}
+    groups = {k: rows for k, rows in groups.items() if k not in grid}
     for key, rows in groups.items():
         lines += group_section(key, rows, meta)
+    lines += grid_section(grid)
     lines += overhead_section(overhead, meta.get("call_overhead", []))
     if args.choice:
         with open(args.choice) as f:
