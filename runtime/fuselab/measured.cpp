@@ -154,7 +154,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     struct Near {
         double d;
         const MeasuredShape *s;
-        int ran;  // candidates measured there
+        int ran;                // candidates measured there
+        std::vector<double> t;  // each of `schedules`' time there, NaN where not measured
     };
     std::vector<Near> near;
     // The 16-byte vector in alignment classes (2 for float32: 4 elements, 2^2; 3 in 16-bit).
@@ -164,23 +165,39 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     for (size_t i = 0; i < p.features.size() && vector_feature < 0; i++) {
         if (p.features[i].vector_weight > 0) vector_feature = static_cast<int>(i);
     }
+    // The call's own side of each feature, once (a table holds hundreds of shapes).
+    std::vector<int> caps(at.size()), classes(at.size());
+    std::vector<bool> whole(at.size());
+    for (size_t i = 0; i < at.size(); i++) {
+        caps[i] = p.features[i].vector_weight > 0 ? vector_class : 8;
+        classes[i] = alignment_class(at[i], caps[i]);
+        whole[i] = whole_vectors(at[i], dtype);
+    }
+    // `schedules` in name order, to read a shape's times (a map by name) in one merged pass.
+    std::vector<size_t> by_name(schedules.size());
+    for (size_t k = 0; k < by_name.size(); k++) by_name[k] = k;
+    std::sort(by_name.begin(), by_name.end(),
+              [&](size_t a, size_t b) { return schedules[a] < schedules[b]; });
     for (const MeasuredShape &s : p.shapes) {
         if (s.target != target || s.dtype != dtype || s.size == skip_size) continue;
         double d = 0;
         for (size_t i = 0; i < at.size(); i++) {
             if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
             const MeasuredFeature &f = p.features[i];
-            const int cap = f.vector_weight > 0 ? vector_class : 8;
             d += f.weight * std::fabs(std::log2(at[i] / s.at[i])) +
-                 f.align_weight *
-                     std::abs(alignment_class(at[i], cap) - alignment_class(s.at[i], cap));
-            if (f.vector_weight > 0 && whole_vectors(at[i], dtype) != whole_vectors(s.at[i], dtype))
+                 f.align_weight * std::abs(classes[i] - alignment_class(s.at[i], caps[i]));
+            if (f.vector_weight > 0 && whole[i] != whole_vectors(s.at[i], dtype))
                 d += f.vector_weight;
         }
+        if (!(d <= kMeasuredNear)) continue;
+        Near n{d, &s, 0, std::vector<double>(schedules.size(), NAN)};
+        auto it = s.us.begin();
+        for (size_t k : by_name) {
+            while (it != s.us.end() && it->first < schedules[k]) ++it;
+            if (it != s.us.end() && it->first == schedules[k]) n.t[k] = it->second, n.ran++;
+        }
         // Only shapes where at least two of the candidates ran can rank them.
-        int ran = 0;
-        for (const std::string &name : schedules) ran += s.us.count(name) > 0;
-        if (ran >= 2 && d <= kMeasuredNear) near.push_back({d, &s, ran});
+        if (n.ran >= 2) near.push_back(std::move(n));
     }
     if (near.empty()) return std::nullopt;
     // Coverage: the schedules that win at a near shape of the call's alignment; a near shape that
@@ -189,20 +206,19 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         return vector_feature < 0 || whole_vectors(s.at[vector_feature], dtype) ==
                                          whole_vectors(at[vector_feature], dtype);
     };
-    std::vector<std::string> winners;
+    std::vector<size_t> winners;
     for (const Near &n : near) {
         if (!same_alignment(*n.s)) continue;
-        const std::string *w = nullptr;
-        for (const std::string &name : schedules) {
-            auto it = n.s->us.find(name);
-            if (it != n.s->us.end() && (!w || it->second < n.s->us.at(*w))) w = &name;
+        int w = -1;
+        for (size_t k = 0; k < schedules.size(); k++) {
+            if (!std::isnan(n.t[k]) && (w < 0 || n.t[k] < n.t[w])) w = static_cast<int>(k);
         }
-        if (w && std::find(winners.begin(), winners.end(), *w) == winners.end())
-            winners.push_back(*w);
+        if (w >= 0 && std::find(winners.begin(), winners.end(), size_t(w)) == winners.end())
+            winners.push_back(w);
     }
     auto covers = [&](const Near &n) {
-        for (const std::string &w : winners) {
-            if (!n.s->us.count(w)) return false;
+        for (size_t w : winners) {
+            if (std::isnan(n.t[w])) return false;
         }
         return true;
     };
@@ -227,16 +243,14 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     std::map<std::string, std::pair<double, double>> score;  // sum w log ratio, sum w
     for (const Near &n : near) {
         double best = INFINITY;
-        for (const std::string &name : schedules) {
-            auto it = n.s->us.find(name);
-            if (it != n.s->us.end()) best = std::min(best, it->second);
+        for (size_t k = 0; k < schedules.size(); k++) {
+            if (!std::isnan(n.t[k])) best = std::min(best, n.t[k]);
         }
         const double w = 1.0 / (n.d + 0.05);
-        for (const std::string &name : schedules) {
-            auto it = n.s->us.find(name);
-            if (it == n.s->us.end()) continue;
-            score[name].first += w * std::log(it->second / best);
-            score[name].second += w;
+        for (size_t k = 0; k < schedules.size(); k++) {
+            if (std::isnan(n.t[k])) continue;
+            score[schedules[k]].first += w * std::log(n.t[k] / best);
+            score[schedules[k]].second += w;
         }
     }
     std::vector<std::pair<double, std::string>> ranked;

@@ -7,7 +7,9 @@
 #   3. tools/row_grid.py: every fused strategy of the three row pipelines, the three types, s22's
 #      grid (29 N, 2^23 and 2^25 elements), the suite's six N and the six unnamed N.
 #   4. Every CUDA variant through `fuselab run` at 4 sampled shapes (test_cli_sweep.py).
-#   5. Time left: the peers at the unnamed N (softmax, layernorm), same call as 3.
+#   5. fuselab overhead --target cuda: the choice's cost (first call, new shapes, a seen one).
+#   6. Time left: the peers at the unnamed N (softmax, layernorm), same call as 3.
+# Not run in s29 (no GPU was lent after b/): for the next session with one, on its own build.
 set -uo pipefail
 bash gpu/carry.sh --unpack || exit 1
 export FUSELAB_REQUIRE_CUDA=1 PYTHONUNBUFFERED=1 FUSELAB_LIBRARY=python/fuselab/libfuselab.so
@@ -70,6 +72,11 @@ timeout 200 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda --no-de
     --jobs 12 > $D/sweep_sampled.log 2>&1
 echo "CLI sweep (sampled shapes): exit $? at $SECONDS s: $(tail -1 $D/sweep_sampled.log)" >> $D/log.txt
 grep -E "^FAIL|^summary" $D/sweep_sampled.log | head -12 >> $D/log.txt
+pack
+# The choice's own cost on the H200 host (issue 29: at most 50 us at a new shape), then the
+# C++ layers of a call.
+timeout 60 .carry/fuselab overhead --target cuda --json $D/overhead.json > $D/overhead.log 2>&1
+echo "overhead (cuda): exit $? at $SECONDS s: $(head -3 $D/overhead.log | tr -s ' ' | tr '\n' ';')" >> $D/log.txt
 pack
 left=$((540 - SECONDS))
 if [ $left -gt 60 ]; then
