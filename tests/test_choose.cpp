@@ -338,18 +338,23 @@ TEST(Measured, WholeVectorsAndCoverageDecideTheNeighbours) {
     EXPECT_EQ(order(plain), "1016");
 
     // Three older unaligned shapes near 1003 never timed adjacent_row; 3001, farther, did, and
-    // it wins there: only 3001 takes part.
-    p.shapes = {shape(1100, {{"block_row", 10}, {"warp_row", 30}}),
-                shape(1202, {{"block_row", 10}, {"warp_row", 30}}),
-                shape(1300, {{"block_row", 10}, {"warp_row", 30}}),
-                shape(3001, {{"adjacent_row", 8}, {"block_row", 10}, {"warp_row", 30}})};
-    const auto c = pick_measured(p, "cuda", "bfloat16", {1003, 64}, names);
+    // it wins there: only 3001 takes part. (The older shapes timed 4 of the 5 candidates, enough
+    // for the 3/4 rule: coverage alone leaves them out.)
+    const std::vector<std::string> five = {"adjacent_row", "block_row", "chunked_row", "two_pass",
+                                           "warp_row"};
+    const std::map<std::string, double> old_four = {
+        {"block_row", 10}, {"chunked_row", 20}, {"two_pass", 25}, {"warp_row", 30}};
+    std::map<std::string, double> all_five = old_four;
+    all_five["adjacent_row"] = 8;
+    p.shapes = {shape(1100, old_four), shape(1202, old_four), shape(1300, old_four),
+                shape(3001, all_five)};
+    const auto c = pick_measured(p, "cuda", "bfloat16", {1003, 64}, five);
     ASSERT_TRUE(c);
     EXPECT_EQ(c->schedule, "adjacent_row") << c->reason;
     EXPECT_EQ(c->reason.find("1100x64"), std::string::npos) << c->reason;
     // Where no near shape timed every winner, all of them take part, as before.
     p.shapes.back().us.erase("block_row");
-    const auto d = pick_measured(p, "cuda", "bfloat16", {1003, 64}, names);
+    const auto d = pick_measured(p, "cuda", "bfloat16", {1003, 64}, five);
     ASSERT_TRUE(d);
     EXPECT_NE(d->reason.find("1100x64"), std::string::npos) << d->reason;
     std::map<std::string, MeasuredTable> tables;
