@@ -68,10 +68,10 @@ struct Form {
     enum Adjacent { Never, Bits16, Always } adjacent = Bits16;
     // The block form's outputs (and a second output computed with the first) cut with the threads
     // over adjacent elements on every row, aligned or not (adjacent_row_stage): for rows that are
-    // not whole aligned vectors, where a second output keeps the vector cut otherwise.
+    // not whole aligned vectors, where a second output keeps the vector cut otherwise. The warp
+    // form's puts its lanes over adjacent elements in the statistics' passes too
+    // (gpu_adjacent_warp_rows).
     bool adjacent_out = false;
-    // The warp form's adjacent_out puts the lanes over adjacent elements in the statistics'
-    // passes too (gpu_adjacent_warp_rows).
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
@@ -287,12 +287,14 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     const bool staged_adjacent =
         form.kind == Form::Block && form.staged && adjacent_rows(form, f.type);
     const bool adjacent = staged_adjacent && !f.second.defined() && !form.adjacent_out;
+    // A block form's threads, and the steps a thread unrolls: the bucket's, else the form's (as
+    // split_row cuts the rest).
+    const int T = form.threads;
+    const int SU = B > 0 ? B / (T * V) : (U > 0 ? U : unroll_steps(V));
+    const int SO = B > 0 ? B / (T * V) : (UO > 0 ? UO : out_steps(V));
     if (form.kind == Form::Block && form.adjacent_out) {
         // Every row: the outputs over adjacent elements; a staged row copied in the same layout
         // where rows are not aligned.
-        const int T = form.threads;
-        const int SU = B > 0 ? B / (T * V) : (U > 0 ? U : unroll_steps(V));
-        const int SO = B > 0 ? B / (T * V) : (UO > 0 ? UO : out_steps(V));
         adjacent_row_stage(f.out, f.i, f.row, T, V, SO);
         f.out.gpu_blocks(f.row);
         if (f.second.defined()) {
@@ -306,10 +308,6 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         }
         for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
     } else if (form.kind == Form::Block) {
-        const int T = form.threads;
-        // The steps a thread unrolls: the bucket's, else the form's (as split_row cuts the rest).
-        const int SU = B > 0 ? B / (T * V) : (U > 0 ? U : unroll_steps(V));
-        const int SO = B > 0 ? B / (T * V) : (UO > 0 ? UO : out_steps(V));
         if (adjacent) {
             Stage odd = f.out.specialize(fits && !f.aligned);
             adjacent_row_stage(odd, f.i, f.row, T, V, SO);
