@@ -159,10 +159,10 @@ TEST(Runtime, CudaVariantWithoutDeviceSaysWhy) {
     EXPECT_FALSE(cuda_status().reason.empty());
 }
 
-// A strategy that holds a row on chip declares its longest row (row_limit); validate()
-// refuses one element more in words, naming the variant and the input, before any device work,
-// and takes a row at the limit (and, with a device, computes it right). validate() checks the limit
-// before it looks for a device.
+// A strategy that holds a row on chip declares its longest row (row_limit); validate() (and
+// check()) refuses one element more in words, naming the variant and the input, before any device
+// work, and takes a row at the limit (and, with a device, computes it right). validate() checks the
+// limit before it looks for a device.
 TEST(Runtime, RowLimitRefusesLongerRowsInWords) {
     int limited = 0;
     bool cuda_built = false;
@@ -183,6 +183,12 @@ TEST(Runtime, RowLimitRefusesLongerRowsInWords) {
             } catch (const Refusal &e) {
                 refusal = e.what();
             } catch (const Error &) {  // no usable CUDA device here: checked after the limit
+            }
+            // check() (choose()'s form, no exceptions) finds the same refusal in the same words.
+            const Problem p = check(v, stored.bind());
+            EXPECT_EQ(p.refusal, !refusal.empty()) << p.what;
+            if (p.refusal) {
+                EXPECT_EQ(p.what, refusal);
             }
             if (n == most) {
                 EXPECT_EQ(refusal, "");

@@ -284,7 +284,7 @@ bool predictable(const Variant &v, const Bindings &args) {
 std::vector<const Variant *> candidates(const std::string &pipeline, const Bindings &args,
                                         const std::string &target, bool all) {
     std::vector<const Variant *> out;
-    std::string first_error, typed_error, targets;
+    std::string targets;
     bool known = false;
     // The storage type of the first input (x of a row pipeline, whose type the call's storage
     // type is), else the one most arguments have: where every strategy refuses, the error of that
@@ -308,9 +308,9 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
         }
         break;
     }
-    // A variant of another storage type than an argument's is refused without validate(), whose
-    // words (and exceptions: most of a new shape's cost, with a pipeline built in three types)
-    // are needed only where every strategy refuses: then the loop runs again with them.
+    // A variant of another storage type than an argument's fails check() on that argument's type:
+    // it is passed over without check(), whose words are built only where every strategy fails
+    // (with a pipeline built in three types, most candidates at a new shape are of another type).
     auto other_type = [&](const Variant &v) {
         const halide_filter_metadata_t *md = v.metadata();
         for (int i = 0; i < md->num_arguments; i++) {
@@ -321,32 +321,26 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
         }
         return false;
     };
-    for (const bool quick : {true, false}) {
-        first_error.clear(), typed_error.clear();  // the words of the full pass only
-        for (const Variant &v : variants()) {
-            if (v.pipeline != pipeline) continue;
-            known = true;
-            if (v.target != target) {
-                if (targets.find(v.target) == std::string::npos)
-                    targets += std::string(" ") + v.target;
-                continue;
-            }
-            if (quick && other_type(v)) continue;
-            try {
-                validate(v, args);
-            } catch (const Refusal &) {
-                continue;
-            } catch (const Error &e) {
-                if (first_error.empty()) first_error = e.what();
-                if (typed_error.empty() && type_name(dtype_type(v.dtype)) == common)
-                    typed_error = e.what();
-                continue;
-            }
-            if (!all && !predictable(v, args)) continue;
-            out.push_back(&v);
+    // The first variant that fails with an error, and the first of the common type that does.
+    const Variant *first_bad = nullptr, *typed_bad = nullptr;
+    for (const Variant &v : variants()) {
+        if (v.pipeline != pipeline) continue;
+        known = true;
+        if (v.target != target) {
+            if (targets.find(v.target) == std::string::npos) targets += std::string(" ") + v.target;
+            continue;
         }
-        if (!out.empty()) return out;
+        Problem p;
+        if (other_type(v) || (p = check(v, args))) {
+            if (p.refusal) continue;
+            if (!first_bad) first_bad = &v;
+            if (!typed_bad && type_name(dtype_type(v.dtype)) == common) typed_bad = &v;
+            continue;
+        }
+        if (!all && !predictable(v, args)) continue;
+        out.push_back(&v);
     }
+    if (!out.empty()) return out;
     if (!known) {
         std::string names;
         for (const Variant &v : variants()) {
@@ -355,8 +349,8 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
         }
         throw Error("unknown pipeline '" + pipeline + "'; known:" + names);
     }
-    if (!typed_error.empty()) first_error = typed_error;
-    if (!first_error.empty()) throw Error(pipeline + " (every strategy): " + first_error);
+    if (const Variant *bad = typed_bad ? typed_bad : first_bad)
+        throw Error(pipeline + " (every strategy): " + check(*bad, args).what);
     throw Error(pipeline + ": no strategy built for target " + target +
                 (targets.empty() ? "" : " (built for:" + targets + ")"));
 }

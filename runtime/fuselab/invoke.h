@@ -37,7 +37,18 @@ using CudaStream = void *;
 // memory must. Ignored by CPU variants. Calls from several threads at once are safe (README).
 void invoke(const Variant &v, const Bindings &args, CudaStream stream = nullptr);
 
-// Only the checks of invoke().
+// What the checks of invoke() find wrong: nothing (false), an Error's words, or a Refusal's (a
+// documented limit of the variant).
+struct Problem {
+    std::string what;
+    bool refusal = false;
+    explicit operator bool() const { return !what.empty(); }
+};
+
+// Only the checks of invoke(), without exceptions (choose() asks each candidate).
+Problem check(const Variant &v, const Bindings &args);
+
+// Only the checks of invoke(): throws check()'s Problem, as a Refusal or an Error.
 void validate(const Variant &v, const Bindings &args);
 
 // The variant's intermediate bytes for these buffers, from its ledger (-1 if unknown).
