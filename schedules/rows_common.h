@@ -170,6 +170,31 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
     s.compute_at(at);
 }
 
+// Rows short enough for a statistic with rows in the vector's lanes (cpu_lane_stat).
+inline Expr lane_row(const Expr &n) {
+    return n <= 48;
+}
+
+// A row statistic on the CPU computed at `at` (a task of rows, cpu_rows' `task`) for all of its
+// rows, each reduced on its own: where the row is short (lane_row), L rows at a time, a lane a
+// row, each lane's chain over r in order (x86 has no strided vector load: L scalar loads and
+// inserts a step); a row of N < L elements in cpu_stat's vectors along the row is one masked
+// vector, and its statistics' folds and shuffle trees are a chain of dependent steps a row.
+// Longer rows as cpu_stat's (one chain), the task's rows one after the other.
+inline void cpu_lane_stat(Func s, const RVar &r, const Var &row, const LoopLevel &at,
+                          const Target &t, const Expr &n) {
+    const int L = cpu_lanes(t);
+    Var ro{s.name() + "_lo"}, rl{s.name() + "_ll"};
+    s.vectorize(row, L, TailStrategy::GuardWithIf);
+    // The specialization first: cpu_stat's rfactor changes the update it copies.
+    s.update()
+        .specialize(lane_row(n))
+        .split(row, ro, rl, L, TailStrategy::GuardWithIf)
+        .reorder(rl, r, ro)
+        .vectorize(rl);
+    cpu_stat(s, r, at, t, n, false, 1);
+}
+
 // The CPU output specialized on rows of at least 4 vectors, where the simplifier proves every
 // lane of a statistic's partials valid: the folds (cpu_stat's `fold`) and the statistics' last
 // steps lose their masked loads and stores (vmaskmovps, vpmaskmovd: 13% of softmax/block_row's

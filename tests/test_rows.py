@@ -61,8 +61,10 @@ except ImportError:
 
 SEED = int(os.environ.get("FUSELAB_TEST_SEED", int.from_bytes(os.urandom(4), "little")))
 ROWS = reference.ROW_PIPELINES
-# (N, leading shape): N = 1, 7, 1000, 65537 on a few rows, and the leading shape [2, 3, N].
-SHAPES = [(1, (3,)), (7, (3,)), (1000, (3,)), (65537, (2,)), (7, (2, 3)), (1000, (2, 3))]
+# (N, leading shape): N = 1, 7, 1000, 65537 on a few rows, the leading shape [2, 3, N], and 35 rows
+# of 33 (the CPU's lane_rows: two vectors of 16 rows and a tail).
+SHAPES = [(1, (3,)), (7, (3,)), (33, (5, 7)), (1000, (3,)), (65537, (2,)), (7, (2, 3)),
+          (1000, (2, 3))]
 QUICK_SHAPES = [(7, (3,)), (1000, (2, 3))]  # through each variant's op, and the dispatching kernel
 SPECIAL_N = (7, 1000)
 

@@ -168,8 +168,10 @@ TEST_P(RowExtremeTest, EqualRowsLargeMagnitudesNaNAndInfinity) {
     if (v.is_cuda()) FUSELAB_REQUIRE_CUDA_DEVICE(v.name() << ": ");
     const Workload &w = find_workload(p);
     // 1000: rows of whole aligned 16-byte vectors in every type (float16's hardware conversions on
-    // CUDA); 1001: element by element (its conversions through the bits: storage.h).
-    for (const Size &size : {Size{1000, 5}, Size{1001, 5}}) {
+    // CUDA); 1001: element by element (its conversions through the bits: storage.h); 33 x 37: the
+    // CPU's short rows, whose statistics lane_rows takes 16 rows at a time (rows_common.h:
+    // cpu_lane_stat), two whole vectors of rows and 5 more.
+    for (const Size &size : {Size{1000, 5}, Size{1001, 5}, Size{33, 37}}) {
         const uint64_t seed = std::random_device{}();
         SCOPED_TRACE(v.name() + " size " + format_size(size) + " seed " + std::to_string(seed));
         Buffers buffers = make_buffers(w, size, seed, v.dtype);
