@@ -31,6 +31,7 @@ import argparse
 import glob
 import json
 import os
+import re
 import sys
 
 import choice_table  # results/, on sys.path when run as a script
@@ -576,6 +577,13 @@ def main():
         sys.exit(0 if ok else 1)
     run = lambda name: os.path.join(args.run, name)  # noqa: E731
     machine = open(run("machine.txt")).read().strip() if os.path.exists(run("machine.txt")) else ""
+    # A call's `git status` lists the older runs it moved out of the tree (the carry's 64 MiB):
+    # one line for them, not one a path.
+    status = re.compile(r"^(?: D|\?\?) results/runs/")
+    moved = sum(1 for line in machine.splitlines() if status.match(line))
+    if moved:
+        kept = [line for line in machine.splitlines() if not status.match(line)]
+        machine = "\n".join(kept) + f"\n(git status: {moved} paths under results/runs/ out of the tree for the calls' carry)"
 
     # fuselab bench: bench_cuda.json plus any bench_*.json of pipelines it did not reach.
     fl = load(run("bench_cuda.json"))

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# results/cpu.{json,md,png}, cpu_rows.png, models.json and measured.json from one machine and one
+# session (s30, the 2-core AMD EPYC VM kind of s29): the suite run (suite.json: `./fuselab bench
+# --target cpu`, every CPU strategy, lane_rows included, and the CPU peers at the suite's sizes)
+# and the grid (grid_*.json: grid.sh, every CPU strategy at sizes the suite does not name,
+# fuselab alone). s29's assemble.sh, run on this session's files; the host costs of a call
+# (call_overhead records, s25) are carried over as they were, with their sources. Then the CPU's
+# leave-one-out table (choice.txt) and the shipped fits and measured table over the H200's
+# records and these.
+set -euo pipefail
+run=results/runs/2026-12-05-cpu-s30
+stage="$(mktemp -d)"
+python3 - "$run" "$stage" <<'PY'
+import glob, json, sys
+run, stage = sys.argv[1:]
+old = json.load(open("results/cpu.json"))
+suite = json.load(open(f"{run}/suite.json"))
+grids = [json.load(open(p)) for p in sorted(glob.glob(f"{run}/grid_*.json"))]
+for g in grids:
+    assert g["meta"]["device"] == suite["meta"]["device"], g["meta"]["device"]
+meta = dict(suite["meta"])
+meta["call_overhead"] = old["meta"].get("call_overhead", [])
+meta["grid"] = [g["meta"] for g in grids]
+meta["notes"] = [f"suite and grid: {run} (suite.json, grid_*.json; one machine, one session); "
+                 "the host costs of a call: their sources below"]
+records = suite["records"]
+seen = {(r["workload"], r["size"], r["name"], r.get("dtype"), r.get("kind")) for r in records}
+for g in grids:
+    for r in g["records"]:
+        k = (r["workload"], r["size"], r["name"], r.get("dtype"), r.get("kind"))
+        if k not in seen:
+            seen.add(k); records.append(r)
+records += [r for r in old["records"] if r.get("kind") == "call_overhead"]
+json.dump({"meta": meta, "records": records}, open(f"{stage}/cpu.json", "w"), indent=1)
+PY
+build/cli/fuselab tune --fit "$stage/cpu.json" --choice-out "$stage/choice.json" > "$run/choice.txt"
+python3 results/report_cpu.py --json "$stage/cpu.json" --choice "$stage/choice.json" --out results
+cp "$stage/cpu.json" results/cpu.json
+rm -rf "$stage"
+build/cli/fuselab tune --fit results/h200.json --fit results/cpu.json \
+    --models-out results/models.json --measured-out results/measured.json > /dev/null
