@@ -13,8 +13,9 @@ namespace fuselab {
 namespace {
 
 // Each size dimension's feature: the first argument extent that follows that dimension alone
-// (found by doubling it), with its weight.
-std::vector<MeasuredFeature> features_of(const Workload &w) {
+// (found by doubling it), with its weight; on the CPU, and where the workload weighs it, that
+// argument's element count too.
+std::vector<MeasuredFeature> features_of(const Workload &w, const std::string &target) {
     std::vector<std::string> names;
     for (size_t b = 0, e; b <= w.size_format.size(); b = e + 1) {
         e = w.size_format.find('x', b);
@@ -50,6 +51,8 @@ std::vector<MeasuredFeature> features_of(const Workload &w) {
         }
         if (!found) return {};  // a dimension no argument shows: the model decides
     }
+    if (target == "cpu" && w.cpu_choice_elements_weight > 0 && !out.empty())
+        out.push_back({"elements", out.front().arg, -1, w.cpu_choice_elements_weight, 0, 0});
     return out;
 }
 
@@ -59,7 +62,10 @@ std::vector<double> feature_values(const Workload &w, const std::vector<Measured
     std::vector<double> at;
     for (const MeasuredFeature &f : features) {
         for (const ArgShape &a : shapes) {
-            if (a.name == f.arg) at.push_back(a.extents[f.dim]);
+            if (a.name != f.arg) continue;
+            double elements = 1;
+            for (int e : a.extents) elements *= e;
+            at.push_back(f.dim < 0 ? elements : a.extents[f.dim]);
         }
     }
     return at;
@@ -81,7 +87,7 @@ MeasuredTable measured_table(const std::string &device, const std::string &sourc
         }
         if (!w) continue;  // a workload this build does not register
         MeasuredPipeline &p = t.pipelines[m.workload];
-        if (p.features.empty()) p.features = features_of(*w);
+        if (p.features.empty()) p.features = features_of(*w, m.target);
         if (p.features.empty()) continue;
         const auto key = std::make_tuple(m.workload, m.target, m.dtype, m.size);
         auto it = index.find(key);

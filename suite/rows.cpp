@@ -58,6 +58,11 @@ Workload rows(const std::string &pipeline) {
     // vector term; results/runs/2026-12-05-h200-s29/notes.txt).
     w.choice_align_weights = {0.25, 0.0};
     w.choice_vector_weights = {0.5, 0.0};
+    // The CPU's winners move with the footprint against the caches: the element count at half a
+    // unit (results/runs/2026-12-05-cpu-s31/choice_weights.txt: the leave-one-out table and two
+    // held-out samples, with 2^19 and 2^25-element shapes in the table; the H200's table loses
+    // with it, 1195 against 1243 of 1352 cells within 1.10x, its rows all past its L2).
+    w.cpu_choice_elements_weight = 0.5;
     // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
     // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
     // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,

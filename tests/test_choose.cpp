@@ -466,6 +466,45 @@ TEST(Measured, TableFromRowsAndLeaveOneOut) {
     }
 }
 
+// On the CPU the rows' element count is a feature (suite/rows.cpp): a call of 2^24.6 elements
+// follows a shape of 2^25 elements over one of 2^22 that is nearer in N and M alone (s30's
+// held-out rmsnorm_residual bfloat16 7649x3355: unfused from 8192x512, 2.78x behind). Not on the
+// H200, whose rows are all past its L2.
+TEST(Measured, CpuWeighsElementCount) {
+    for (const std::string target : {"cpu", "cuda"}) {
+        std::vector<Measured> rows;
+        for (const auto &[size, winner] :
+             {std::pair<std::string, std::string>{"8192x512", "unfused"},
+              {"4096x8192", "lane_rows"}}) {
+            for (const char *schedule : {"unfused", "lane_rows"}) {
+                Measured m;
+                m.workload = "softmax", m.size = size, m.schedule = schedule, m.target = target;
+                m.sample = {"softmax", schedule, 1, 1e6, winner == schedule ? 100.0 : 150.0};
+                rows.push_back(m);
+            }
+        }
+        const MeasuredTable t = measured_table("dev", "", rows);
+        const MeasuredPipeline &p = t.pipelines.at("softmax");
+        ASSERT_EQ(p.features.size(), target == "cpu" ? 3u : 2u);
+        if (target == "cpu") {
+            EXPECT_EQ(p.features[2].dim, -1);
+            EXPECT_DOUBLE_EQ(p.features[2].weight, 0.5);
+            EXPECT_DOUBLE_EQ(p.shapes[0].at[2], 8192.0 * 512);
+        }
+        const std::vector<double> at = target == "cpu"
+                                           ? std::vector<double>{7649, 3355, 7649.0 * 3355}
+                                           : std::vector<double>{7649, 3355};
+        Halide::Runtime::Buffer<float> x(7, 5);
+        const std::vector<double> from_call = measured_features(p, {{"x", x.raw_buffer()}});
+        const std::vector<double> expected =
+            target == "cpu" ? std::vector<double>{7, 5, 35} : std::vector<double>{7, 5};
+        EXPECT_EQ(from_call, expected);
+        const auto pick = pick_measured(p, target, "float32", at, {"unfused", "lane_rows"});
+        ASSERT_TRUE(pick) << target;
+        EXPECT_EQ(pick->schedule, target == "cpu" ? "lane_rows" : "unfused") << pick->reason;
+    }
+}
+
 // The model ranks a strategy it never measured below every measured one.
 TEST(CostModel, NeverMeasuredRanksLast) {
     std::vector<Measured> rows;

@@ -62,6 +62,10 @@ struct Workload {
     // ... and of a difference in whether the dimension is whole 16-byte vectors (measured.h:
     // MeasuredFeature::vector_weight), 0 where absent.
     std::vector<double> choice_vector_weights;
+    // ... and, on the CPU only, the weight of the first feature's argument's element count (a
+    // feature of its own, measured.h: dim -1), 0 for none: there the call's footprint against the
+    // caches moves the winners as much as the row's shape does.
+    double cpu_choice_elements_weight = 0;
     std::vector<Size> test_sizes;  // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
     RefBuffers (*reference)(const Buffers &inputs, const Size &size);

@@ -141,7 +141,9 @@ std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings 
     for (const MeasuredFeature &f : p.features) {
         auto it = args.find(f.arg);
         if (it == args.end() || !it->second || f.dim >= it->second->dimensions) return {};
-        at.push_back(it->second->dim[f.dim].extent);
+        double e = 1;  // dim -1: every extent's product, the argument's elements
+        for (int d = 0; d < it->second->dimensions; d++) e *= it->second->dim[d].extent;
+        at.push_back(f.dim < 0 ? e : it->second->dim[f.dim].extent);
     }
     return at;
 }

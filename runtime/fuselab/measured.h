@@ -9,7 +9,9 @@
 // loop shapes; the row count its waves of blocks, so M weighs half), and, with align_weight, by
 // how many times 2 divides it (up to 2^8, or with vector_weight up to the 16-byte vector, and
 // then whether it is whole vectors): a strategy specialized on whole 16-byte vectors runs a row
-// of 1024 and one of 1020 by different code.
+// of 1024 and one of 1020 by different code. On the CPU the rows' element count is a feature too
+// (half weight): whether the call fits the caches moves the winners there (s31: rmsnorm_residual
+// bfloat16's unfused is first at 2^22 elements and 2.6-3.1x behind at 2^25).
 //
 // The constants were chosen on the H200's row grid of 2026-12-02, each shape left out of its own
 // table (results/runs/2026-12-02-h200-s13/choice_params.txt): up to 3 neighbours within 3 units
@@ -28,7 +30,7 @@ namespace fuselab {
 struct MeasuredFeature {
     std::string name;  // the size's own letter ("N"), for reasons
     std::string arg;   // the argument whose extent it is
-    int dim = 0;
+    int dim = 0;       // -1: the product of its extents, the argument's element count
     double weight = 1;
     double align_weight = 0;  // per power of 2 of difference in the extents' largest 2^k divisors
     // Where > 0: the alignment class counts up to the 16-byte vector of the storage type only (a

@@ -1,0 +1,28 @@
+import json, glob, os
+R='/work/main/results/runs/2026-12-05-cpu-s30'
+base=json.load(open('/work/main/results/cpu.json'))
+m=[json.load(open(p)) for p in sorted(glob.glob(R+'/m/grid_rows_m*.json'))]
+def el(size):
+    n,mm=size.split('x'); return int(n)*int(mm)
+proto={}
+for r in base['records']:
+    if r.get('kind')=='fuselab' and r.get('workload') in ('softmax','layernorm','rmsnorm_residual') and r.get('median_us'):
+        proto[(r['workload'],r['name'],r.get('dtype'))]=r
+def case_recs(c):
+    out=[]
+    for s,us in c['times_us'].items():
+        p=proto[(c['pipeline'],s,c['dtype'])]
+        f=el(c['size'])/el(p['size'])
+        out.append(dict(workload=c['pipeline'],size=c['size'],name=s,dtype=c['dtype'],target='cpu',kind='fuselab',
+               median_us=us,kernels=p.get('kernels'),min_bytes=p['min_bytes']*f,
+               intermediate_bytes=(p.get('intermediate_bytes') or 0)*f,ok=True))
+    return out
+A=base['records']; B=A+[r for g in m for r in g['records']]
+os.makedirs('/tmp/xw/h',exist_ok=True)
+for name,recs in (('A',A),('B',B)):
+    json.dump({'meta':base['meta'],'records':recs},open(f'/tmp/xw/{name}.json','w'))
+    for seed in ('3005','3006'):
+        path=f'{R}/heldout/choice_check{"" if seed=="3005" else "_"+seed}.json'
+        for i,c in enumerate(json.load(open(path))['cases']):
+            json.dump({'meta':base['meta'],'records':recs+case_recs(c)},open(f'/tmp/xw/h/{name}_{seed}_{i}.json','w'))
+            open(f'/tmp/xw/h/{name}_{seed}_{i}.key','w').write(f"{c['pipeline']} {c['size']} {c['dtype']}")
