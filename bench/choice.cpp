@@ -51,6 +51,10 @@ std::vector<MeasuredFeature> features_of(const Workload &w, const std::string &t
         }
         if (!found) return {};  // a dimension no argument shows: the model decides
     }
+    if (target == "cpu" && w.cpu_choice_split_weight > 0 && !out.empty()) {
+        out.front().split = w.cpu_choice_split;
+        out.front().split_weight = w.cpu_choice_split_weight;
+    }
     if (target == "cpu" && w.cpu_choice_elements_weight > 0 && !out.empty())
         out.push_back({"elements", out.front().arg, -1, w.cpu_choice_elements_weight, 0, 0});
     return out;
@@ -131,13 +135,21 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
         if (auto p = table.pipelines.find(workload); p != table.pipelines.end()) {
             std::vector<std::string> names;
             for (const Measured *m : here) names.push_back(m->schedule);
+            // A strategy that moves more bytes than the fewest here sends an intermediate
+            // through memory (the bench's bytes count each intermediate twice; measured.h).
+            double least = INFINITY;
+            for (const Measured *m : here) least = std::min(least, m->sample.bytes);
+            std::vector<bool> round_trips;
+            for (const Measured *m : here)
+                round_trips.push_back(m->sample.bytes > least * (1 + kRoundTripShare));
             const std::vector<double> at = [&] {
                 for (const MeasuredShape &s : p->second.shapes) {
                     if (s.size == size) return s.at;
                 }
                 return std::vector<double>();
             }();
-            if (auto mp = pick_measured(p->second, here.front()->target, dtype, at, names, size)) {
+            if (auto mp = pick_measured(p->second, here.front()->target, dtype, at, names, size,
+                                        round_trips)) {
                 for (const Measured *m : here) {
                     if (m->schedule == mp->schedule) pick = m;
                 }

@@ -63,6 +63,11 @@ Workload rows(const std::string &pipeline) {
     // held-out samples, with 2^19 and 2^25-element shapes in the table; the H200's table loses
     // with it, 1195 against 1243 of 1352 cells within 1.10x, its rows all past its L2).
     w.cpu_choice_elements_weight = 0.5;
+    // lane_rows runs rows of N <= 48 sixteen at a time, a row a vector lane, and longer ones a row
+    // at a time (schedules/rows_common.h: lane_row): a row on the other side is a unit farther
+    // (results/runs/2026-12-05-cpu-s31/choice_split.txt: leave-one-out 512 to 518 of 566).
+    w.cpu_choice_split = 48;
+    w.cpu_choice_split_weight = 1.0;
     // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
     // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
     // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,

@@ -505,6 +505,62 @@ TEST(Measured, CpuWeighsElementCount) {
     }
 }
 
+// On the CPU, lane_rows changes its code at N = 48 (suite/rows.cpp: cpu_choice_split): a row of 46
+// follows 33's winner, a unit nearer now than 50's.
+TEST(Measured, CpuSplitAtTheLaneRowsLength) {
+    for (const std::string target : {"cpu", "cuda"}) {
+        std::vector<Measured> rows;
+        for (const auto &[size, winner] :
+             {std::pair<std::string, std::string>{"33x8192", "lane_rows"},
+              {"50x8192", "block_row"}}) {
+            for (const char *schedule : {"lane_rows", "block_row"}) {
+                Measured m;
+                m.workload = "layernorm", m.size = size, m.schedule = schedule, m.target = target;
+                m.sample = {"layernorm", schedule, 1, 1e6, winner == schedule ? 100.0 : 150.0};
+                rows.push_back(m);
+            }
+        }
+        const MeasuredTable t = measured_table("dev", "", rows);
+        const MeasuredPipeline &p = t.pipelines.at("layernorm");
+        EXPECT_DOUBLE_EQ(p.features[0].split, target == "cpu" ? 48 : 0);
+        std::vector<double> at = {46, 8192};
+        if (target == "cpu") at.push_back(46.0 * 8192);
+        const auto pick = pick_measured(p, target, "float32", at, {"lane_rows", "block_row"});
+        ASSERT_TRUE(pick) << target;
+        EXPECT_EQ(pick->schedule, target == "cpu" ? "lane_rows" : "block_row") << pick->reason;
+    }
+}
+
+// On the CPU, a strategy with an intermediate through memory must lead by more than
+// kCpuRoundTripMargin; on CUDA, and where it leads by more, the times alone decide.
+TEST(Measured, CpuPrefersNoRoundTripWithinTheMargin) {
+    for (const double lead : {1.1, 1.5}) {
+        for (const std::string target : {"cpu", "cuda"}) {
+            MeasuredPipeline p;
+            p.features = {{"N", "x", 0, 1.0, 0, 0}, {"M", "x", 1, 0.5, 0, 0}};
+            for (const double n : {1000.0, 2000.0, 4000.0}) {
+                MeasuredShape s;
+                s.target = target, s.dtype = "float32", s.size = "shape";
+                s.at = {n, 1000};
+                s.us = {{"unfused", 100.0}, {"block_row", 100.0 * lead}, {"two_pass", 200.0}};
+                p.shapes.push_back(s);
+            }
+            const std::vector<std::string> names = {"unfused", "block_row", "two_pass"};
+            const auto pick =
+                pick_measured(p, target, "float32", {2500, 1000}, names, "", {true, false, false});
+            ASSERT_TRUE(pick);
+            const bool steadier = target == "cpu" && lead < kCpuRoundTripMargin;
+            EXPECT_EQ(pick->schedule, steadier ? "block_row" : "unfused")
+                << target << " " << lead << ": " << pick->reason;
+            EXPECT_EQ(pick->reason.find("no intermediate") != std::string::npos, steadier)
+                << pick->reason;
+            // Without the ledger's flags, the times alone.
+            EXPECT_EQ(pick_measured(p, target, "float32", {2500, 1000}, names)->schedule,
+                      "unfused");
+        }
+    }
+}
+
 // The model ranks a strategy it never measured below every measured one.
 TEST(CostModel, NeverMeasuredRanksLast) {
     std::vector<Measured> rows;

@@ -66,6 +66,9 @@ struct Workload {
     // feature of its own, measured.h: dim -1), 0 for none: there the call's footprint against the
     // caches moves the winners as much as the row's shape does.
     double cpu_choice_elements_weight = 0;
+    // ... and, on the CPU only, a length of the first dimension where a strategy changes its code,
+    // with its weight (measured.h: MeasuredFeature::split), 0 for none.
+    double cpu_choice_split = 0, cpu_choice_split_weight = 0;
     std::vector<Size> test_sizes;  // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
     RefBuffers (*reference)(const Buffers &inputs, const Size &size);

@@ -37,7 +37,8 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                     mp.features.push_back(
                         {f.at("name").get<std::string>(), f.at("arg").get<std::string>(),
                          f.at("dim").get<int>(), f.at("weight").get<double>(),
-                         f.value("align_weight", 0.0), f.value("vector_weight", 0.0)});
+                         f.value("align_weight", 0.0), f.value("vector_weight", 0.0),
+                         f.value("split", 0.0), f.value("split_weight", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
                     MeasuredShape ms;
@@ -70,7 +71,9 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
                                     {"dim", f.dim},
                                     {"weight", f.weight},
                                     {"align_weight", f.align_weight},
-                                    {"vector_weight", f.vector_weight}});
+                                    {"vector_weight", f.vector_weight},
+                                    {"split", f.split},
+                                    {"split_weight", f.split_weight}});
             for (const MeasuredShape &s : p.shapes) {
                 shapes.push_back({{"target", s.target},
                                   {"dtype", s.dtype},
@@ -100,8 +103,8 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
             p = std::make_unique<MeasuredPipeline>();
             for (int i = 0; i < sp.num_features; i++) {
                 const detail::ShippedFeature &f = sp.features[i];
-                p->features.push_back(
-                    {f.name, f.arg, f.dim, f.weight, f.align_weight, f.vector_weight});
+                p->features.push_back({f.name, f.arg, f.dim, f.weight, f.align_weight,
+                                       f.vector_weight, f.split, f.split_weight});
             }
             p->shapes.reserve(sp.num_shapes);
             for (int i = 0; i < sp.num_shapes; i++) {
@@ -151,7 +154,8 @@ std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings 
 std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::string &target,
                                           const std::string &dtype, const std::vector<double> &at,
                                           const std::vector<std::string> &schedules,
-                                          const std::string &skip_size) {
+                                          const std::string &skip_size,
+                                          const std::vector<bool> &round_trips) {
     if (at.size() != p.features.size() || at.empty()) return std::nullopt;
     struct Near {
         double d;
@@ -190,6 +194,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                  f.align_weight * std::abs(classes[i] - alignment_class(s.at[i], caps[i]));
             if (f.vector_weight > 0 && whole[i] != whole_vectors(s.at[i], dtype))
                 d += f.vector_weight;
+            if (f.split_weight > 0 && (at[i] <= f.split) != (s.at[i] <= f.split))
+                d += f.split_weight;
         }
         if (!(d <= kMeasuredNear)) continue;
         Near n{d, &s, 0, std::vector<double>(schedules.size(), NAN)};
@@ -258,8 +264,24 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     std::vector<std::pair<double, std::string>> ranked;
     for (const auto &[name, sw] : score) ranked.push_back({std::exp(sw.first / sw.second), name});
     std::stable_sort(ranked.begin(), ranked.end());
+    // The CPU: the first strategy with no intermediate in memory, where it is within the margin.
+    std::string steadier;
+    if (target == "cpu" && round_trips.size() == schedules.size()) {
+        auto trips = [&](const std::string &name) {
+            const size_t k =
+                std::find(schedules.begin(), schedules.end(), name) - schedules.begin();
+            return round_trips[k];
+        };
+        if (trips(ranked.front().second)) {
+            for (size_t i = 1; i < ranked.size() && steadier.empty(); i++) {
+                if (!trips(ranked[i].second) &&
+                    ranked[i].first <= ranked.front().first * kCpuRoundTripMargin)
+                    steadier = ranked[i].second;
+            }
+        }
+    }
     MeasuredPick pick;
-    pick.schedule = ranked.front().second;
+    pick.schedule = steadier.empty() ? ranked.front().second : steadier;
     pick.distance = near.front().d;
     char text[96];
     pick.reason = "measured near:";
@@ -274,6 +296,12 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                       ranked[i].first);
         pick.reason += text;
     }
+    if (!steadier.empty()) {
+        std::snprintf(text, sizeof(text), "; %s: within %.2fx of ", steadier.c_str(),
+                      kCpuRoundTripMargin);
+        pick.reason += text + ranked.front().second +
+                       " with no intermediate through memory (steadier on a shared CPU)";
+    }
     return pick;
 }
 
@@ -281,11 +309,12 @@ std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
                                                   const std::string &target,
                                                   const std::string &dtype,
                                                   const std::vector<double> &at,
-                                                  const std::vector<std::string> &schedules) {
-    if (auto own = pick_measured(p, target, dtype, at, schedules)) return own;
+                                                  const std::vector<std::string> &schedules,
+                                                  const std::vector<bool> &round_trips) {
+    if (auto own = pick_measured(p, target, dtype, at, schedules, "", round_trips)) return own;
     const std::string twin = dtype == "float16" ? "bfloat16" : dtype == "bfloat16" ? "float16" : "";
     if (twin.empty()) return std::nullopt;
-    auto pick = pick_measured(p, target, twin, at, schedules);
+    auto pick = pick_measured(p, target, twin, at, schedules, "", round_trips);
     if (pick) pick->reason = "no " + dtype + " shape near; " + twin + "'s: " + pick->reason;
     return pick;
 }

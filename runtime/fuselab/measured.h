@@ -37,6 +37,10 @@ struct MeasuredFeature {
     // row of whole vectors is one class, whatever power of 2 divides it), and a shape whose rows
     // are whole vectors where the call's are not, or the reverse, is this much farther.
     double vector_weight = 0;
+    // Where split_weight > 0: a length at which a strategy changes its code (the CPU's lane_rows
+    // holds rows of N <= 48 in vector lanes, schedules/rows_common.h: lane_row); a shape on the
+    // other side of it from the call's is split_weight farther.
+    double split = 0, split_weight = 0;
 };
 
 // The exponent of the largest power of 2 dividing n, at most `cap` (the feature's alignment
@@ -79,16 +83,29 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
 // field (s29: rmsnorm_residual bfloat16 14701x571 picked block_row from three shapes that never
 // timed adjacent_staged_2k, which won by 2.06x). `skip_size`: a size whose shapes are not
 // consulted (the leave-one-out table).
+//
+// On the CPU a strategy that sends an intermediate through memory (`round_trips`, by schedule:
+// its ledger's intermediates, each written and read, at least kRoundTripShare of the bytes its
+// arguments hold; empty: none does; two_pass's row statistics are not one) is picked only where it
+// leads every strategy that does not by more than kCpuRoundTripMargin: it moves more bytes, so a
+// shared machine's memory traffic slows it most (s31, this 2-core VM, three runs of 24 row shapes:
+// `unfused`'s slowest over its fastest run 1.44x at the median, up to 3.6x, where the fused forms'
+// were 1.10 to 1.15x; the held-out rmsnorm_residual bfloat16 40744x81 picked `unfused` from three
+// shapes where it led by 1.17x, and it ran 2.06x behind there). The margin:
+// results/runs/2026-12-05-cpu-s31/choice_margin.txt.
 struct MeasuredPick {
     std::string schedule, reason;
     double distance = 0;  // to the nearest shape
 };
 constexpr double kMeasuredNear = 3.0;
 constexpr size_t kMeasuredNeighbours = 3;
+constexpr double kCpuRoundTripMargin = 1.2;
+constexpr double kRoundTripShare = 0.1;
 std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::string &target,
                                           const std::string &dtype, const std::vector<double> &at,
                                           const std::vector<std::string> &schedules,
-                                          const std::string &skip_size = "");
+                                          const std::string &skip_size = "",
+                                          const std::vector<bool> &round_trips = {});
 
 // pick_measured for `dtype`, else, where none of its own shapes is near, for its twin: the other
 // 16-bit type (same bytes an element), whose winner at the same shape was float16's at 47 of the
@@ -99,7 +116,8 @@ std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
                                                   const std::string &target,
                                                   const std::string &dtype,
                                                   const std::vector<double> &at,
-                                                  const std::vector<std::string> &schedules);
+                                                  const std::vector<std::string> &schedules,
+                                                  const std::vector<bool> &round_trips = {});
 
 // The features of these arguments (empty if an argument the table reads is missing).
 std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args);
