@@ -10,8 +10,9 @@ same-run), and reports the pick's time over the winner's (the regret).
       [--random K --seed S]
 
 --random K draws K shapes instead of SHAPES, none chosen by hand: N log-uniform in 200 .. 120000
-(odd and even alike), M rows making 2^20 .. 2^26 elements, each in all three pipelines, the
-storage type in turn; --seed repeats a draw.
+(--n-range LO HI: another range, as 4 200 for short rows), odd and even alike, M rows making
+2^20 .. 2^26 elements, each in all three pipelines, the storage type in turn; --seed repeats a
+draw.
 """
 import argparse
 import json
@@ -87,6 +88,7 @@ def main():
                     help="every storage type at every shape (default: one type a shape, in turn)")
     ap.add_argument("--random", type=int, default=0, metavar="K")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--n-range", type=int, nargs=2, default=[200, 120000], metavar=("LO", "HI"))
     opt = ap.parse_args()
     rng = np.random.default_rng(2026)
     shapes = SHAPES
@@ -95,10 +97,11 @@ def main():
         draw = np.random.default_rng(seed)
         shapes = []
         for _ in range(opt.random):
-            n = int(round(np.exp(draw.uniform(np.log(200), np.log(120000)))))
+            lo, hi = opt.n_range
+            n = int(round(np.exp(draw.uniform(np.log(lo), np.log(hi)))))
             m = max(1, int(round(2 ** draw.uniform(20, 26) / n)))
             shapes.append((n, m))
-        print(f"random shapes, seed {seed}: {shapes}")
+        print(f"random shapes, seed {seed}, N in {opt.n_range[0]} .. {opt.n_range[1]}: {shapes}")
     cases = []
     for i, (n, m) in enumerate(shapes):
         for j, pipeline in enumerate(PIPELINES):
