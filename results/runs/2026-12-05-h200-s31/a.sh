@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# s31 call a (carry .carry: e9e85be's build; its CUDA variants are s29's, its runtime adds the
+# s31 call a (carry .carry: a4f61b0's build; its CUDA variants are s29's, its runtime adds the
 # CPU's element-count feature, target-independent code): s30's prepared call, unchanged
 # (results/runs/2026-12-05-h200-s30/a.sh): fuselab_tests in full, the CLI sweep of s29's 12
 # adjacent variants, every CUDA variant through `fuselab run` at sampled shapes, and the choice's
