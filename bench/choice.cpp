@@ -135,13 +135,8 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
         if (auto p = table.pipelines.find(workload); p != table.pipelines.end()) {
             std::vector<std::string> names;
             for (const Measured *m : here) names.push_back(m->schedule);
-            // A strategy that moves more bytes than the fewest here sends an intermediate
-            // through memory (the bench's bytes count each intermediate twice; measured.h).
-            double least = INFINITY;
-            for (const Measured *m : here) least = std::min(least, m->sample.bytes);
-            std::vector<bool> round_trips;
-            for (const Measured *m : here)
-                round_trips.push_back(m->sample.bytes > least * (1 + kRoundTripShare));
+            std::vector<double> bytes;  // each intermediate counted twice, as choose() counts
+            for (const Measured *m : here) bytes.push_back(m->sample.bytes);
             const std::vector<double> at = [&] {
                 for (const MeasuredShape &s : p->second.shapes) {
                     if (s.size == size) return s.at;
@@ -149,7 +144,7 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
                 return std::vector<double>();
             }();
             if (auto mp = pick_measured(p->second, here.front()->target, dtype, at, names, size,
-                                        round_trips)) {
+                                        round_trips(bytes))) {
                 for (const Measured *m : here) {
                     if (m->schedule == mp->schedule) pick = m;
                 }

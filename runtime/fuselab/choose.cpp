@@ -447,15 +447,13 @@ std::optional<Choice> measured_choice(const std::string &device, const std::stri
     const MeasuredPipeline *p = shipped_measured(device, pipeline, &source);
     if (!p) return std::nullopt;
     std::vector<std::string> names;
-    std::vector<bool> round_trips;
+    std::vector<double> bytes;
     for (const Variant *v : cands) {
         names.push_back(v->schedule);
-        const CostSample f = cost_features(*v, args);  // the arguments' bytes, 2x intermediates
-        const double own = f.bytes - 2.0 * std::max<int64_t>(intermediate_bytes(*v, args), 0);
-        round_trips.push_back(f.bytes > own * (1 + kRoundTripShare));
+        bytes.push_back(cost_features(*v, args).bytes);
     }
-    const auto pick =
-        pick_measured_or_twin(*p, target, dtype, measured_features(*p, args), names, round_trips);
+    const auto pick = pick_measured_or_twin(*p, target, dtype, measured_features(*p, args), names,
+                                            round_trips(bytes));
     if (!pick) return std::nullopt;
     for (const Variant *v : cands) {
         if (v->schedule == pick->schedule)

@@ -144,11 +144,22 @@ std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings 
     for (const MeasuredFeature &f : p.features) {
         auto it = args.find(f.arg);
         if (it == args.end() || !it->second || f.dim >= it->second->dimensions) return {};
+        if (f.dim >= 0) {
+            at.push_back(it->second->dim[f.dim].extent);
+            continue;
+        }
         double e = 1;  // dim -1: every extent's product, the argument's elements
         for (int d = 0; d < it->second->dimensions; d++) e *= it->second->dim[d].extent;
-        at.push_back(f.dim < 0 ? e : it->second->dim[f.dim].extent);
+        at.push_back(e);
     }
     return at;
+}
+
+std::vector<bool> round_trips(const std::vector<double> &bytes) {
+    const double least = bytes.empty() ? 0 : *std::min_element(bytes.begin(), bytes.end());
+    std::vector<bool> trips;
+    for (double b : bytes) trips.push_back(b > least * (1 + kRoundTripShare));
+    return trips;
 }
 
 std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::string &target,

@@ -119,6 +119,12 @@ std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
                                                   const std::vector<std::string> &schedules,
                                                   const std::vector<bool> &round_trips = {});
 
+// Which strategies send an intermediate through memory, by the bytes each moves (its arguments'
+// plus each intermediate twice, as CostSample and the bench count them): those past the fewest
+// any of them moves by more than kRoundTripShare. The same rule for choose() and the bench's
+// leave-one-out, so the table's check judges the rule the runtime runs.
+std::vector<bool> round_trips(const std::vector<double> &bytes);
+
 // The features of these arguments (empty if an argument the table reads is missing).
 std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args);
 
