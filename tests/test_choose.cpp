@@ -13,6 +13,7 @@
 #include "fuselab/choose.h"
 #include "fuselab/error.h"
 #include "fuselab/measured.h"
+#include "fuselab/shipped_measured.h"
 #include "fuselab/workloads.h"
 
 namespace fuselab {
@@ -400,6 +401,30 @@ TEST(Measured, TheShippedTablesAreTheCommittedJson) {
     }
     EXPECT_EQ(shipped_measured("no such device", "softmax"), nullptr);
     EXPECT_GT(shapes, 100u);
+}
+
+// A GPU with no table of its own (an H100: its device name is not the H200's) takes the shipped
+// NVIDIA GPU's and says so; its own table, where one is shipped, comes first; a CPU gets only its
+// own.
+TEST(Measured, AnotherNvidiaGpuStandsInForOneWithNoTable) {
+    std::string gpu;
+    for (int k = 0; k < detail::kShippedPipelineCount && gpu.empty(); k++) {
+        const std::string d = detail::kShippedPipelines[k].device;
+        if (d.rfind("NVIDIA", 0) == 0) gpu = d;
+    }
+    ASSERT_FALSE(gpu.empty()) << "no NVIDIA table shipped";
+    std::string source, on;
+    const MeasuredPipeline *own = shipped_measured_or_kin(gpu, "softmax", &source, &on);
+    EXPECT_EQ(own, shipped_measured(gpu, "softmax"));
+    EXPECT_EQ(on, gpu);
+    const MeasuredPipeline *kin =
+        shipped_measured_or_kin("NVIDIA H100 80GB HBM3 (no table)", "softmax", &source, &on);
+    EXPECT_EQ(kin, own);
+    EXPECT_EQ(on, gpu);
+    EXPECT_EQ(shipped_measured_or_kin("NVIDIA H100 80GB HBM3 (no table)", "no_such_pipeline",
+                                      &source, &on),
+              nullptr);
+    EXPECT_EQ(shipped_measured_or_kin("Some CPU (no table)", "softmax", &source, &on), nullptr);
 }
 
 // A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,

@@ -443,9 +443,10 @@ std::optional<Choice> measured_choice(const std::string &device, const std::stri
                                       const std::string &target, const std::string &dtype,
                                       const std::vector<const Variant *> &cands,
                                       const Bindings &args) {
-    std::string source;
-    const MeasuredPipeline *p = shipped_measured(device, pipeline, &source);
+    std::string source, measured_on;
+    const MeasuredPipeline *p = shipped_measured_or_kin(device, pipeline, &source, &measured_on);
     if (!p) return std::nullopt;
+    if (measured_on != device) source += "; measured on " + measured_on + ", not this device";
     std::vector<std::string> names;
     std::vector<double> bytes;
     for (const Variant *v : cands) {

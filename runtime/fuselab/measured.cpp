@@ -122,6 +122,22 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
     return nullptr;
 }
 
+const MeasuredPipeline *shipped_measured_or_kin(const std::string &device,
+                                                const std::string &pipeline, std::string *source,
+                                                std::string *measured_on) {
+    *measured_on = device;
+    if (const MeasuredPipeline *own = shipped_measured(device, pipeline, source)) return own;
+    auto nvidia = [](const std::string &d) { return d.rfind("NVIDIA", 0) == 0; };
+    if (!nvidia(device)) return nullptr;
+    for (int k = 0; k < detail::kShippedPipelineCount; k++) {
+        const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
+        if (sp.pipeline != pipeline || !nvidia(sp.device)) continue;
+        *measured_on = sp.device;
+        return shipped_measured(sp.device, pipeline, source);
+    }
+    return nullptr;
+}
+
 int alignment_class(double n, int cap) {
     int k = 0;
     for (int64_t v = static_cast<int64_t>(n); v > 0 && v % 2 == 0 && k < cap; v /= 2) k++;

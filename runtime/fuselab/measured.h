@@ -71,6 +71,14 @@ struct MeasuredTable {
 // from. Each is built on its first use, once a process (at most a few hundred microseconds).
 const MeasuredPipeline *shipped_measured(const std::string &device, const std::string &pipeline,
                                          std::string *source = nullptr);
+
+// shipped_measured for `device`, else, for an NVIDIA GPU with no table of its own, the first
+// shipped NVIDIA GPU's (a strategy's rank follows the row's fit to warps, blocks and shared
+// memory more than the bandwidth); `measured_on` gets the device whose table it is. A CPU gets
+// only its own: its winners move with the caches and the cores.
+const MeasuredPipeline *shipped_measured_or_kin(const std::string &device,
+                                                const std::string &pipeline, std::string *source,
+                                                std::string *measured_on);
 std::map<std::string, MeasuredTable> measured_from_json(const std::string &text);  // throws Error
 std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables);
 
