@@ -403,28 +403,32 @@ TEST(Measured, TheShippedTablesAreTheCommittedJson) {
     EXPECT_GT(shapes, 100u);
 }
 
-// A GPU with no table of its own (an H100: its device name is not the H200's) takes the shipped
-// NVIDIA GPU's and says so; its own table, where one is shipped, comes first; a CPU gets only its
-// own.
-TEST(Measured, AnotherNvidiaGpuStandsInForOneWithNoTable) {
-    std::string gpu;
-    for (int k = 0; k < detail::kShippedPipelineCount && gpu.empty(); k++) {
-        const std::string d = detail::kShippedPipelines[k].device;
-        if (d.rfind("NVIDIA", 0) == 0) gpu = d;
+// A GPU consults its own table first, then every other shipped NVIDIA GPU's, and a GPU with no
+// table of its own the others'; a CPU only its own.
+TEST(Measured, OtherNvidiaGpusStandInAfterTheOwnTable) {
+    std::vector<std::string> gpus, cpus;
+    for (int k = 0; k < detail::kShippedPipelineCount; k++) {
+        const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
+        if (std::string(sp.pipeline) != "softmax") continue;
+        (std::string(sp.device).rfind("NVIDIA", 0) == 0 ? gpus : cpus).push_back(sp.device);
     }
-    ASSERT_FALSE(gpu.empty()) << "no NVIDIA table shipped";
-    std::string source, on;
-    const MeasuredPipeline *own = shipped_measured_or_kin(gpu, "softmax", &source, &on);
-    EXPECT_EQ(own, shipped_measured(gpu, "softmax"));
-    EXPECT_EQ(on, gpu);
-    const MeasuredPipeline *kin =
-        shipped_measured_or_kin("NVIDIA H100 80GB HBM3 (no table)", "softmax", &source, &on);
-    EXPECT_EQ(kin, own);
-    EXPECT_EQ(on, gpu);
-    EXPECT_EQ(shipped_measured_or_kin("NVIDIA H100 80GB HBM3 (no table)", "no_such_pipeline",
-                                      &source, &on),
-              nullptr);
-    EXPECT_EQ(shipped_measured_or_kin("Some CPU (no table)", "softmax", &source, &on), nullptr);
+    ASSERT_FALSE(gpus.empty()) << "no NVIDIA table shipped";
+    ASSERT_FALSE(cpus.empty()) << "no CPU table shipped";
+    for (const std::string &gpu : gpus) {
+        const auto tables = shipped_measured_tables(gpu, "softmax");
+        ASSERT_EQ(tables.size(), gpus.size()) << gpu;
+        EXPECT_EQ(tables[0].device, gpu);
+        EXPECT_EQ(tables[0].table, shipped_measured(gpu, "softmax"));
+        for (size_t i = 1; i < tables.size(); i++) EXPECT_NE(tables[i].device, gpu);
+    }
+    const auto stand_in = shipped_measured_tables("NVIDIA (no table of its own)", "softmax");
+    ASSERT_EQ(stand_in.size(), gpus.size());
+    EXPECT_EQ(stand_in[0].device, gpus[0]);
+    EXPECT_TRUE(shipped_measured_tables("NVIDIA (no table)", "no_such_pipeline").empty());
+    EXPECT_TRUE(shipped_measured_tables("Some CPU (no table)", "softmax").empty());
+    const auto cpu = shipped_measured_tables(cpus[0], "softmax");
+    ASSERT_EQ(cpu.size(), 1u);
+    EXPECT_EQ(cpu[0].device, cpus[0]);
 }
 
 // A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,

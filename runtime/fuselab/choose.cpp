@@ -438,27 +438,31 @@ Choice model_choice(const std::string &device, const std::vector<const Variant *
     return c;
 }
 
-// The strategy the shapes measured nearest on this device favour, if any were measured near.
+// The strategy the shapes measured nearest favour: on this device, else (a GPU with no table of
+// its own, or none of its shapes near) on another of its kind (measured.h).
 std::optional<Choice> measured_choice(const std::string &device, const std::string &pipeline,
                                       const std::string &target, const std::string &dtype,
                                       const std::vector<const Variant *> &cands,
                                       const Bindings &args) {
-    std::string source, measured_on;
-    const MeasuredPipeline *p = shipped_measured_or_kin(device, pipeline, &source, &measured_on);
-    if (!p) return std::nullopt;
-    if (measured_on != device) source += "; measured on " + measured_on + ", not this device";
+    const std::vector<ShippedTable> tables = shipped_measured_tables(device, pipeline);
+    if (tables.empty()) return std::nullopt;
     std::vector<std::string> names;
     std::vector<double> bytes;
     for (const Variant *v : cands) {
         names.push_back(v->schedule);
         bytes.push_back(cost_features(*v, args).bytes);
     }
-    const auto pick = pick_measured_or_twin(*p, target, dtype, measured_features(*p, args), names,
-                                            round_trips(bytes));
-    if (!pick) return std::nullopt;
-    for (const Variant *v : cands) {
-        if (v->schedule == pick->schedule)
-            return Choice{v, "measured", pick->reason + " (" + source + ")"};
+    const std::vector<bool> trips = round_trips(bytes);
+    for (const ShippedTable &t : tables) {
+        const auto pick = pick_measured_or_twin(*t.table, target, dtype,
+                                                measured_features(*t.table, args), names, trips);
+        if (!pick) continue;
+        std::string where = t.source;
+        if (t.device != device) where += "; measured on " + t.device + ", not this device";
+        for (const Variant *v : cands) {
+            if (v->schedule == pick->schedule)
+                return Choice{v, "measured", pick->reason + " (" + where + ")"};
+        }
     }
     return std::nullopt;
 }

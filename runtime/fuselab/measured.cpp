@@ -122,20 +122,20 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
     return nullptr;
 }
 
-const MeasuredPipeline *shipped_measured_or_kin(const std::string &device,
-                                                const std::string &pipeline, std::string *source,
-                                                std::string *measured_on) {
-    *measured_on = device;
-    if (const MeasuredPipeline *own = shipped_measured(device, pipeline, source)) return own;
+std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
+                                                  const std::string &pipeline) {
+    std::vector<ShippedTable> out;
+    std::string source;
+    if (const MeasuredPipeline *own = shipped_measured(device, pipeline, &source))
+        out.push_back({device, source, own});
     auto nvidia = [](const std::string &d) { return d.rfind("NVIDIA", 0) == 0; };
-    if (!nvidia(device)) return nullptr;
+    if (!nvidia(device)) return out;
     for (int k = 0; k < detail::kShippedPipelineCount; k++) {
         const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
-        if (sp.pipeline != pipeline || !nvidia(sp.device)) continue;
-        *measured_on = sp.device;
-        return shipped_measured(sp.device, pipeline, source);
+        if (sp.pipeline != pipeline || !nvidia(sp.device) || sp.device == device) continue;
+        out.push_back({sp.device, sp.source, shipped_measured(sp.device, pipeline)});
     }
-    return nullptr;
+    return out;
 }
 
 int alignment_class(double n, int cap) {

@@ -72,13 +72,17 @@ struct MeasuredTable {
 const MeasuredPipeline *shipped_measured(const std::string &device, const std::string &pipeline,
                                          std::string *source = nullptr);
 
-// shipped_measured for `device`, else, for an NVIDIA GPU with no table of its own, the first
-// shipped NVIDIA GPU's (a strategy's rank follows the row's fit to warps, blocks and shared
-// memory more than the bandwidth); `measured_on` gets the device whose table it is. A CPU gets
-// only its own: its winners move with the caches and the cores.
-const MeasuredPipeline *shipped_measured_or_kin(const std::string &device,
-                                                const std::string &pipeline, std::string *source,
-                                                std::string *measured_on);
+// The shipped tables of `pipeline` a call on `device` consults, in order: its own, then, for an
+// NVIDIA GPU, every other NVIDIA GPU's (where its own has none, or nothing near the call: the
+// H100 and the H200 picked a winner within 1.10x of the other's at 596 of 603 row shapes both
+// timed; results/runs/2026-12-05-h100-s32/transfer.txt). A CPU consults only its own: its
+// winners move with the caches and the cores.
+struct ShippedTable {
+    std::string device, source;
+    const MeasuredPipeline *table;
+};
+std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
+                                                  const std::string &pipeline);
 std::map<std::string, MeasuredTable> measured_from_json(const std::string &text);  // throws Error
 std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables);
 

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# s32 call d (carry .carry, c.sh's build). c.sh's seed 3202 (N 4 to 200) found the GPU choice
+# 15 of 36 within 1.10x, worst 4.68x: no GPU table holds a row shorter than 184 (the H200's grid
+# starts there). Here tools/row_grid.py times every fused CUDA strategy of the three row
+# pipelines in three types at short rows (15 N from 4 to 160, 2^23 and 2^25 elements a call), on
+# whatever GPU the call gets, for a table of short rows.
+set -uo pipefail
+bash gpu/carry.sh --unpack || exit 1
+export FUSELAB_REQUIRE_CUDA=1 PYTHONUNBUFFERED=1 FUSELAB_LIBRARY=python/fuselab/libfuselab.so
+D=/tmp/d
+mkdir -p $D
+{
+    date -u +%Y-%m-%dT%H:%M:%SZ
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+    grep -m1 "model name" /proc/cpuinfo; nproc
+    cat .carry/commit .carry/status
+} > "$D/machine.txt" 2>&1
+pack() { tar czf "$OUT/d.tar.gz" -C /tmp d; }
+ns=""
+for n in 4 6 8 11 16 22 24 32 40 48 64 80 96 128 160; do ns+=" --n $n"; done
+common="block_row block_row_2k block_row_4k block_row_wide chunked_row staged_row_2k staged_row_8k staged_row_wide warp_regs_1k warp_row adjacent_warp"
+for p in softmax layernorm rmsnorm_residual; do
+    list=$common
+    [ $p = layernorm ] && list+=" adjacent_row"
+    [ $p = rmsnorm_residual ] && list+=" adjacent_row adjacent_staged_2k"
+    sel=""
+    for s in $list; do sel+=" --schedule $s"; done
+    # shellcheck disable=SC2086
+    timeout 55 python3 tools/row_grid.py --json $D/grid_$p.json --pipeline $p \
+        --dtype float32 --dtype bfloat16 --dtype float16 $ns --elements 23 --elements 25 $sel \
+        > $D/grid_$p.log 2>&1
+    echo "row_grid $p: exit $? at $SECONDS s: $(tail -1 $D/grid_$p.log)" >> $D/log.txt
+    pack
+done
+cat $D/log.txt
