@@ -560,6 +560,48 @@ TEST(Measured, CpuSplitAtTheLaneRowsLength) {
     }
 }
 
+// Across tables (a GPU's own, then another GPU's): the first table's pick stands unless a later
+// one's nearest shape is nearer by more than kTableSlack; a later table that alone has a shape
+// near decides.
+TEST(Measured, AnotherTableDecidesOnlyWhereItIsNearer) {
+    auto table = [](std::initializer_list<std::pair<double, const char *>> winners) {
+        MeasuredPipeline p;
+        p.features = {{"N", "x", 0, 1.0, 0, 0}, {"M", "x", 1, 0.5, 0, 0}};
+        for (const auto &[n, winner] : winners) {
+            MeasuredShape s;
+            s.target = "cuda", s.dtype = "float32", s.size = std::to_string(int(n)) + "x65536";
+            s.at = {n, 65536};
+            for (const char *name : {"warp_row", "warp_regs_1k"})
+                s.us[name] = std::string(name) == winner ? 100.0 : 300.0;
+            p.shapes.push_back(s);
+        }
+        return p;
+    };
+    const std::vector<std::string> names = {"warp_row", "warp_regs_1k"};
+    const MeasuredPipeline own = table({{184, "warp_row"}, {221, "warp_row"}});
+    const MeasuredPipeline kin = table({{22, "warp_regs_1k"}, {24, "warp_regs_1k"}});
+    auto at = [](double n) { return std::vector<std::vector<double>>(2, {n, 65536}); };
+    // N = 24: the own table's nearest is 2.9 units away, the other's 0: the other decides.
+    auto pick = pick_measured_across({&own, &kin}, "cuda", "float32", at(24), names);
+    ASSERT_TRUE(pick);
+    EXPECT_EQ(pick->table, 1u);
+    EXPECT_EQ(pick->pick.schedule, "warp_regs_1k") << pick->pick.reason;
+    // N = 200: the own table is near; the other is not consulted.
+    pick = pick_measured_across({&own, &kin}, "cuda", "float32", at(200), names);
+    ASSERT_TRUE(pick);
+    EXPECT_EQ(pick->table, 0u);
+    EXPECT_EQ(pick->pick.schedule, "warp_row");
+    // N = 64: own 1.5 units from 184, the other 1.4 from 24: not nearer by more than the slack.
+    pick = pick_measured_across({&own, &kin}, "cuda", "float32", at(64), names);
+    ASSERT_TRUE(pick);
+    EXPECT_EQ(pick->table, 0u);
+    // N = 4: only the other has a shape within reach.
+    pick = pick_measured_across({&own, &kin}, "cuda", "float32", at(4), names);
+    ASSERT_TRUE(pick);
+    EXPECT_EQ(pick->table, 1u);
+    EXPECT_FALSE(pick_measured_across({&own}, "cuda", "float32", at(4), names));
+}
+
 // On the CPU, a strategy with an intermediate through memory must lead by more than
 // kCpuRoundTripMargin; on CUDA, and where it leads by more, the times alone decide.
 TEST(Measured, CpuPrefersNoRoundTripWithinTheMargin) {

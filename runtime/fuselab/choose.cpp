@@ -439,7 +439,7 @@ Choice model_choice(const std::string &device, const std::vector<const Variant *
 }
 
 // The strategy the shapes measured nearest favour: on this device, else (a GPU with no table of
-// its own, or none of its shapes near) on another of its kind (measured.h).
+// its own, or none of its shapes near) on another of its kind (measured.h pick_measured_across).
 std::optional<Choice> measured_choice(const std::string &device, const std::string &pipeline,
                                       const std::string &target, const std::string &dtype,
                                       const std::vector<const Variant *> &cands,
@@ -452,17 +452,20 @@ std::optional<Choice> measured_choice(const std::string &device, const std::stri
         names.push_back(v->schedule);
         bytes.push_back(cost_features(*v, args).bytes);
     }
-    const std::vector<bool> trips = round_trips(bytes);
+    std::vector<const MeasuredPipeline *> ps;
+    std::vector<std::vector<double>> at;
     for (const ShippedTable &t : tables) {
-        const auto pick = pick_measured_or_twin(*t.table, target, dtype,
-                                                measured_features(*t.table, args), names, trips);
-        if (!pick) continue;
-        std::string where = t.source;
-        if (t.device != device) where += "; measured on " + t.device + ", not this device";
-        for (const Variant *v : cands) {
-            if (v->schedule == pick->schedule)
-                return Choice{v, "measured", pick->reason + " (" + where + ")"};
-        }
+        ps.push_back(t.table);
+        at.push_back(measured_features(*t.table, args));
+    }
+    const auto pick = pick_measured_across(ps, target, dtype, at, names, round_trips(bytes));
+    if (!pick) return std::nullopt;
+    const ShippedTable &t = tables[pick->table];
+    std::string where = t.source;
+    if (t.device != device) where += "; measured on " + t.device + ", not this device";
+    for (const Variant *v : cands) {
+        if (v->schedule == pick->pick.schedule)
+            return Choice{v, "measured", pick->pick.reason + " (" + where + ")"};
     }
     return std::nullopt;
 }

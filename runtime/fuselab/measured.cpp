@@ -138,6 +138,21 @@ std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
     return out;
 }
 
+std::optional<TablePick> pick_measured_across(const std::vector<const MeasuredPipeline *> &tables,
+                                              const std::string &target, const std::string &dtype,
+                                              const std::vector<std::vector<double>> &at,
+                                              const std::vector<std::string> &schedules,
+                                              const std::vector<bool> &round_trips) {
+    std::optional<TablePick> best;
+    for (size_t i = 0; i < tables.size() && i < at.size(); i++) {
+        if (best && best->pick.distance <= kTableSlack) break;  // none can be nearer by more
+        auto pick = pick_measured_or_twin(*tables[i], target, dtype, at[i], schedules, round_trips);
+        if (pick && (!best || pick->distance + kTableSlack < best->pick.distance))
+            best = TablePick{*pick, i};
+    }
+    return best;
+}
+
 int alignment_class(double n, int cap) {
     int k = 0;
     for (int64_t v = static_cast<int64_t>(n); v > 0 && v % 2 == 0 && k < cap; v /= 2) k++;

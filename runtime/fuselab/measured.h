@@ -83,6 +83,7 @@ struct ShippedTable {
 };
 std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
                                                   const std::string &pipeline);
+
 std::map<std::string, MeasuredTable> measured_from_json(const std::string &text);  // throws Error
 std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables);
 
@@ -130,6 +131,24 @@ std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
                                                   const std::vector<double> &at,
                                                   const std::vector<std::string> &schedules,
                                                   const std::vector<bool> &round_trips = {});
+
+// pick_measured_or_twin over `tables` (at[i]: the call's features in tables[i]), the first table
+// first: a later table's pick replaces it only where its nearest shape is nearer by more than
+// kTableSlack (a factor of 2 in N), and is not consulted where the first is that near. So the
+// H200 keeps its own table over its grid, and takes the H100's at N = 24 or 32, whose nearest
+// own shape (N = 184) is 3 units away: there the H200's table picked warp_row, 2.8 to 4.7x
+// behind on the H100 (results/runs/2026-12-05-h100-s32/c/choice_check_3202.txt). Returns the
+// pick and the index of its table.
+constexpr double kTableSlack = 1.0;
+struct TablePick {
+    MeasuredPick pick;
+    size_t table = 0;
+};
+std::optional<TablePick> pick_measured_across(const std::vector<const MeasuredPipeline *> &tables,
+                                              const std::string &target, const std::string &dtype,
+                                              const std::vector<std::vector<double>> &at,
+                                              const std::vector<std::string> &schedules,
+                                              const std::vector<bool> &round_trips = {});
 
 // Which strategies send an intermediate through memory, by the bytes each moves (its arguments'
 // plus each intermediate twice, as CostSample and the bench count them): those past the fewest
