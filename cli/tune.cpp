@@ -12,6 +12,7 @@
 #include "fuselab/choose.h"
 #include "fuselab/device.h"
 #include "fuselab/error.h"
+#include "fuselab/measured.h"
 #include "fuselab/workloads.h"
 
 namespace fuselab::cli {
@@ -45,13 +46,14 @@ std::string measured_rows(const json &doc, std::vector<Measured> *rows) {
         m.schedule = r.value("name", "");
         m.dtype = r.value("dtype", json()).is_string() ? r["dtype"].get<std::string>() : "float32";
         m.target = r.value("target", json()).is_string() ? r["target"].get<std::string>()
-                   : device.rfind("NVIDIA", 0) == 0           ? "cuda"
-                                                               : "cpu";
+                   : nvidia_device(device)               ? "cuda"
+                                                         : "cpu";
         m.sample.pipeline = m.workload;
         m.sample.schedule = m.schedule;
         m.sample.kernels = r.value("kernels", json()).is_number() ? r["kernels"].get<int>() : 1;
         const json ib = r.value("intermediate_bytes", json());
-        m.sample.bytes = r.value("min_bytes", 0.0) + 2.0 * (ib.is_number() ? ib.get<double>() : 0.0);
+        m.sample.bytes =
+            r.value("min_bytes", 0.0) + 2.0 * (ib.is_number() ? ib.get<double>() : 0.0);
         m.sample.us = r["median_us"].get<double>();
         rows->push_back(m);
     }
@@ -75,14 +77,20 @@ int fit_command(const TuneOptions &opt) {
         models[device] = json::parse(model.to_json());
         tables[device] = measured_table(device, path, rows);
         if (!opt.choice_out.empty()) {  // one file's table, for results/report.py
-            json out = {{"device", device}, {"source", path}, {"model", models[device]},
+            json out = {{"device", device},
+                        {"source", path},
+                        {"model", models[device]},
                         {"choice", json::array()}};
             for (const ChoiceRow &c : table) {
-                out["choice"].push_back({{"workload", c.workload}, {"size", c.size}, {"dtype", c.dtype},
-                                         {"predicted", c.predicted}, {"source", c.source},
+                out["choice"].push_back({{"workload", c.workload},
+                                         {"size", c.size},
+                                         {"dtype", c.dtype},
+                                         {"predicted", c.predicted},
+                                         {"source", c.source},
                                          {"measured", c.measured},
                                          {"predicted_us", c.predicted_us},
-                                         {"measured_us", c.measured_us}, {"regret", c.regret}});
+                                         {"measured_us", c.measured_us},
+                                         {"regret", c.regret}});
             }
             std::ofstream(opt.choice_out) << out.dump(1) << "\n";
             std::printf("wrote %s\n", opt.choice_out.c_str());
@@ -113,10 +121,11 @@ int tune_command(const TuneOptions &opt) {
     TimingOptions timing;
     timing.budget_s = opt.budget_s;
     timing.device_budget_s = opt.budget_s / 2;
-    std::printf("tuning on %s; records in %s\n", device_name(target).c_str(), tuning_file().c_str());
+    std::printf("tuning on %s; records in %s\n", device_name(target).c_str(),
+                tuning_file().c_str());
     for (const Workload &w : workloads()) {
-        if (!opt.pipelines.empty() &&
-            std::find(opt.pipelines.begin(), opt.pipelines.end(), w.pipeline) == opt.pipelines.end())
+        if (!opt.pipelines.empty() && std::find(opt.pipelines.begin(), opt.pipelines.end(),
+                                                w.pipeline) == opt.pipelines.end())
             continue;
         std::vector<std::string> dtypes;  // the storage types built for the target
         for (const Variant &v : variants()) {
@@ -125,21 +134,24 @@ int tune_command(const TuneOptions &opt) {
                 dtypes.push_back(v.dtype);
         }
         const std::vector<Size> sizes = dtypes.empty() ? std::vector<Size>{}
-                                        : !opt.size.empty() ? std::vector<Size>{parse_size(w, opt.size)}
-                                        : target == "cuda"  ? w.cuda_sizes
-                                                            : w.cpu_sizes;
+                                        : !opt.size.empty()
+                                            ? std::vector<Size>{parse_size(w, opt.size)}
+                                        : target == "cuda" ? w.cuda_sizes
+                                                           : w.cpu_sizes;
         for (const Size &size : sizes) {
             for (const std::string &dtype : dtypes) {
                 Buffers values = make_buffers(w, size, 0x7e57, dtype);
                 StorageBuffers buffers(w, size, values, dtype);
                 if (target == "cuda") {
                     for (const ArgShape &a : w.shapes(size)) {
-                        if (!a.output) to_device(buffers.raw(a.name), w.pipeline + " input " + a.name);
+                        if (!a.output)
+                            to_device(buffers.raw(a.name), w.pipeline + " input " + a.name);
                     }
                 }
                 const Choice c = tune(w.pipeline, buffers.bind(), target, timing);
-                std::printf("%-18s %-16s %-9s %-26s %s\n", w.pipeline.c_str(), format_size(size).c_str(),
-                            dtype.c_str(), c.variant->schedule, c.reason.c_str());
+                std::printf("%-18s %-16s %-9s %-26s %s\n", w.pipeline.c_str(),
+                            format_size(size).c_str(), dtype.c_str(), c.variant->schedule,
+                            c.reason.c_str());
                 std::fflush(stdout);
             }
         }

@@ -602,6 +602,15 @@ TEST(Measured, AnotherTableDecidesOnlyWhereItIsNearer) {
     EXPECT_FALSE(pick_measured_across({&own}, "cuda", "float32", at(4), names));
 }
 
+// A strategy sends an intermediate through memory where its bytes pass the fewest any candidate
+// moves by more than kRoundTripShare (choose() and the leave-one-out both ask round_trips).
+TEST(Measured, RoundTripsArePastTheFewestBytesByTheShare) {
+    const double least = 1000, share = kRoundTripShare;
+    EXPECT_EQ(round_trips({least, least * (1 + share / 2), least * (1 + 2 * share), least * 3}),
+              (std::vector<bool>{false, false, true, true}));
+    EXPECT_TRUE(round_trips({}).empty());
+}
+
 // On the CPU, a strategy with an intermediate through memory must lead by more than
 // kCpuRoundTripMargin; on CUDA, and where it leads by more, the times alone decide.
 TEST(Measured, CpuPrefersNoRoundTripWithinTheMargin) {

@@ -377,7 +377,7 @@ const CostModel &model_for(const std::string &device, std::string *where) {
         std::pair<std::string, CostModel> made;
         // No fit of this very device: one of the same kind (a GPU's for a GPU, a CPU's for a
         // CPU) still ranks strategies by their launches and traffic better than no fit.
-        const bool gpu = device.rfind("NVIDIA", 0) == 0;
+        const bool gpu = nvidia_device(device);
         if (shipped.is_object() && shipped.value(device, json()).is_object()) {
             made = {"shipped fit", CostModel::from_json(shipped[device].dump())};
         } else {
@@ -389,7 +389,7 @@ const CostModel &model_for(const std::string &device, std::string *where) {
             }
             if (shipped.is_object()) {
                 for (const auto &[name, fit] : shipped.items()) {
-                    if ((name.rfind("NVIDIA", 0) == 0) != gpu || !fit.is_object()) continue;
+                    if (nvidia_device(name) != gpu || !fit.is_object()) continue;
                     made = {"shipped fit of " + name + ", not of this device",
                             CostModel::from_json(fit.dump())};
                     break;

@@ -122,17 +122,20 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
     return nullptr;
 }
 
+bool nvidia_device(const std::string &device) {
+    return device.rfind("NVIDIA", 0) == 0;
+}
+
 std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
                                                   const std::string &pipeline) {
     std::vector<ShippedTable> out;
     std::string source;
     if (const MeasuredPipeline *own = shipped_measured(device, pipeline, &source))
         out.push_back({device, source, own});
-    auto nvidia = [](const std::string &d) { return d.rfind("NVIDIA", 0) == 0; };
-    if (!nvidia(device)) return out;
+    if (!nvidia_device(device)) return out;
     for (int k = 0; k < detail::kShippedPipelineCount; k++) {
         const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
-        if (sp.pipeline != pipeline || !nvidia(sp.device) || sp.device == device) continue;
+        if (sp.pipeline != pipeline || !nvidia_device(sp.device) || sp.device == device) continue;
         out.push_back({sp.device, sp.source, shipped_measured(sp.device, pipeline)});
     }
     return out;

@@ -77,6 +77,7 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
 // H100 and the H200 picked a winner within 1.10x of the other's at 596 of 603 row shapes both
 // timed; results/runs/2026-12-05-h100-s32/transfer.txt). A CPU consults only its own: its
 // winners move with the caches and the cores.
+bool nvidia_device(const std::string &device);  // an NVIDIA GPU's name, as CUDA reports it
 struct ShippedTable {
     std::string device, source;
     const MeasuredPipeline *table;
