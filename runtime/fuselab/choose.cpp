@@ -13,6 +13,7 @@
 #include <cstring>
 #include <ctime>
 #include <fstream>
+#include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -213,17 +214,19 @@ void update_file(Change &&change) {
 }
 
 // The file's contents, reread when it changed (another process tuned).
-json tuning_doc() {
+// Shared, not copied: a file of many records is read at every new shape.
+std::shared_ptr<const json> tuning_doc() {
     std::lock_guard<std::mutex> lock(file_mutex);
-    static json cached;
+    static const auto none = std::make_shared<const json>(json::object());
+    static std::shared_ptr<const json> cached = none;
     static std::string cached_path;
     static timespec cached_mtime{};
     const std::string path = tuning_file();
     struct stat st {};
-    if (stat(path.c_str(), &st) != 0) return json::object();
+    if (stat(path.c_str(), &st) != 0) return none;
     if (path != cached_path || st.st_mtim.tv_sec != cached_mtime.tv_sec ||
         st.st_mtim.tv_nsec != cached_mtime.tv_nsec) {
-        cached = read_file_unlocked(path);
+        cached = std::make_shared<const json>(read_file_unlocked(path));
         cached_path = path;
         cached_mtime = st.st_mtim;
     }
@@ -232,9 +235,13 @@ json tuning_doc() {
 
 const Variant *recorded_winner(const Key &k, const std::vector<const Variant *> &candidates,
                                std::string *reason) {
-    const json doc = tuning_doc();
-    for (const json &r : doc.value("records", json::array())) {
-        if (!r.is_object() || r.value("key", json()) != k.to_json()) continue;
+    const std::shared_ptr<const json> doc = tuning_doc();
+    const auto records = doc->find("records");
+    if (records == doc->end() || !records->is_array()) return nullptr;
+    const json key = k.to_json();
+    for (const json &r : *records) {
+        if (!r.is_object()) continue;
+        if (const auto rk = r.find("key"); rk == r.end() || *rk != key) continue;
         const std::string winner = r.value("winner", "");
         for (const Variant *v : candidates) {
             if (v->schedule != winner) continue;
@@ -279,6 +286,22 @@ bool predictable(const Variant &v, const Bindings &args) {
     return variant_limit(v) != "one_shape";
 }
 
+// The registered variants of `pipeline`, in registration order. A new shape looks at them
+// several times; comparing every registered variant's pipeline name was a third of its cost.
+std::vector<const Variant *> pipeline_variants(const std::string &pipeline) {
+    static std::mutex m;
+    static std::map<std::string, std::vector<const Variant *>> index;
+    static size_t indexed = 0;
+    std::lock_guard<std::mutex> lock(m);
+    if (indexed != variants().size()) {  // registries are linked in before main; this is once
+        index.clear();
+        for (const Variant &v : variants()) index[v.pipeline].push_back(&v);
+        indexed = variants().size();
+    }
+    auto it = index.find(pipeline);
+    return it == index.end() ? std::vector<const Variant *>() : it->second;
+}
+
 // Every variant of the pipeline on the target that takes these arguments. With `all`, the
 // autoscheduled ones off their estimates too (tuning finds out whether their tiles fit).
 std::vector<const Variant *> candidates(const std::string &pipeline, const Bindings &args,
@@ -297,16 +320,15 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
     for (const auto &[t, count] : types) {
         if (common.empty() || count > types[common]) common = t;
     }
-    for (const Variant &v : variants()) {
-        if (v.pipeline != pipeline) continue;
-        const halide_filter_metadata_t *md = v.metadata();
+    const std::vector<const Variant *> mine = pipeline_variants(pipeline);
+    if (!mine.empty()) {
+        const halide_filter_metadata_t *md = mine.front()->metadata();
         for (int i = 0; i < md->num_arguments; i++) {
             if (md->arguments[i].kind != halide_argument_kind_input_buffer) continue;
             auto it = args.find(md->arguments[i].name);
             if (it != args.end() && it->second) common = type_name(it->second->type);
             break;
         }
-        break;
     }
     // A variant of another storage type than an argument's fails check() on that argument's type:
     // it is passed over without check(), whose words are built only where every strategy fails
@@ -323,8 +345,8 @@ std::vector<const Variant *> candidates(const std::string &pipeline, const Bindi
     };
     // The first variant that fails with an error, and the first of the common type that does.
     const Variant *first_bad = nullptr, *typed_bad = nullptr;
-    for (const Variant &v : variants()) {
-        if (v.pipeline != pipeline) continue;
+    for (const Variant *each : mine) {
+        const Variant &v = *each;
         known = true;
         if (v.target != target) {
             if (targets.find(v.target) == std::string::npos) targets += std::string(" ") + v.target;
@@ -363,8 +385,8 @@ const CostModel &model_for(const std::string &device, std::string *where) {
     static std::map<std::string, std::pair<std::string, CostModel>> cache;  // key -> (where, model)
     static const json shipped = json::parse(kShippedModels, nullptr, false);
     std::lock_guard<std::mutex> lock(m);
-    const json doc = tuning_doc();
-    const json fitted = doc.value("models", json::object()).value(device, json());
+    const std::shared_ptr<const json> doc = tuning_doc();
+    const json fitted = doc->value("models", json::object()).value(device, json());
     if (fitted.is_object()) {
         const std::string text = fitted.dump();
         auto &entry = cache["file|" + device + "|" + text];
@@ -450,7 +472,8 @@ std::optional<Choice> measured_choice(const std::string &device, const std::stri
     std::vector<double> bytes;
     for (const Variant *v : cands) {
         names.push_back(v->schedule);
-        bytes.push_back(cost_features(*v, args).bytes);
+        // The bytes decide only the CPU's round-trip rule (pick_measured); a GPU skips them.
+        if (target == "cpu") bytes.push_back(cost_features(*v, args).bytes);
     }
     std::vector<const MeasuredPipeline *> ps;
     std::vector<std::vector<double>> at;

@@ -146,7 +146,9 @@ std::vector<float> dense_values(const halide_buffer_t *b, const std::string &who
 }  // namespace
 
 Problem check(const Variant &v, const Bindings &args) {
-    const std::string who = v.name();
+    // The words are built only where something is wrong: choose() checks every candidate of a
+    // new shape, and a passing check is most of them.
+    auto who = [&v] { return v.name(); };
     const halide_filter_metadata_t *md = v.metadata();
     for (const auto &kv : args) {
         bool known = false;
@@ -155,26 +157,26 @@ Problem check(const Variant &v, const Bindings &args) {
                 kv.first == md->arguments[i].name || kv.first == param_buffer(md->arguments[i]);
         }
         if (!known) {
-            return Problem{who + ": unknown argument '" + kv.first + "'; it takes " +
+            return Problem{who() + ": unknown argument '" + kv.first + "'; it takes " +
                            expected_names(md)};
         }
     }
     for (int i = 0; i < md->num_arguments; i++) {
         const halide_filter_argument_t &a = md->arguments[i];
-        const std::string what = std::string(role(a)) + " '" + a.name + "'";
+        auto what = [&a] { return std::string(role(a)) + " '" + a.name + "'"; };
         if (a.kind == halide_argument_kind_input_scalar) {
             const std::string buffer = param_buffer(a);
             if (buffer.empty()) {
-                return Problem{who + ": scalar argument '" + a.name +
+                return Problem{who() + ": scalar argument '" + a.name +
                                "' is not supported by fuselab's runtime"};
             }
             auto it = args.find(buffer);
             if (it == args.end() || !it->second) {
-                return Problem{who + ": missing input '" + buffer + "'; it takes " +
+                return Problem{who() + ": missing input '" + buffer + "'; it takes " +
                                expected_names(md)};
             }
             if (!(it->second->type == a.type)) {
-                return Problem{who + ": input '" + buffer + "' has type " +
+                return Problem{who() + ": input '" + buffer + "' has type " +
                                type_name(it->second->type) + ", expected " +
                                expected_type(v, a.type)};
             }
@@ -182,43 +184,43 @@ Problem check(const Variant &v, const Bindings &args) {
         }
         auto it = args.find(a.name);
         if (it == args.end() || it->second == nullptr) {
-            return Problem{who + ": missing " + what + "; it takes " + expected_names(md)};
+            return Problem{who() + ": missing " + what() + "; it takes " + expected_names(md)};
         }
         const halide_buffer_t *b = it->second;
         if (!(b->type == a.type)) {
-            return Problem{who + ": " + what + " has type " + type_name(b->type) + ", expected " +
+            return Problem{who() + ": " + what() + " has type " + type_name(b->type) + ", expected " +
                            expected_type(v, a.type)};
         }
         if (b->dimensions != a.dimensions) {
-            return Problem{who + ": " + what + " has rank " + std::to_string(b->dimensions) +
+            return Problem{who() + ": " + what() + " has rank " + std::to_string(b->dimensions) +
                            ", expected " + std::to_string(a.dimensions)};
         }
         for (int d = 0; d < b->dimensions; d++) {
             if (b->dim[d].extent <= 0) {
-                return Problem{who + ": " + what + " has extent " +
+                return Problem{who() + ": " + what() + " has extent " +
                                std::to_string(b->dim[d].extent) + " in dimension " +
                                std::to_string(d) + "; extents must be positive"};
             }
             // Halide's CUDA runtime aborts on a negative stride when it allocates device memory.
             if (v.is_cuda() && b->dim[d].stride < 0) {
-                return Problem{who + ": " + what + " has stride " +
+                return Problem{who() + ": " + what() + " has stride " +
                                std::to_string(b->dim[d].stride) + " in dimension " +
                                std::to_string(d) + "; a CUDA variant needs non-negative strides"};
             }
         }
         const bool on_device = b->device != 0;
         if (!b->host && !on_device)
-            return Problem{who + ": " + what + " has no memory (host or device)"};
+            return Problem{who() + ": " + what() + " has no memory (host or device)"};
         if (!v.is_cuda() && !b->host) {
             return Problem{
-                who + ": " + what +
+                who() + ": " + what() +
                 " is on the device only; a CPU variant needs host memory (copy it back first)"};
         }
         // Halide's CUDA kernels load and store up to 16-byte vectors, assuming device buffers
         // start 16-byte aligned (as every allocation does); a view at another offset would fault
         // (misaligned address) and take the CUDA context down with it.
         if (v.is_cuda() && on_device && b->device % 16 != 0) {
-            return Problem{who + ": " + what +
+            return Problem{who() + ": " + what() +
                            " starts at a device address that is not 16-byte "
                            "aligned (a view at an offset of " +
                            std::to_string(b->device % 16) +
@@ -226,12 +228,12 @@ Problem check(const Variant &v, const Bindings &args) {
                            "aligned tensor (for example a copy)"};
         }
         if (on_device && b->device_interface != halide_cuda_device_interface()) {
-            return Problem{who + ": " + what +
+            return Problem{who() + ": " + what() +
                            " has a device handle but no CUDA device interface (fuselab's device "
                            "memory is CUDA's: halide_cuda_device_interface())"};
         }
         if (is_output(a) && detail::self_overlapping(b)) {
-            return Problem{who + ": " + what +
+            return Problem{who() + ": " + what() +
                            " has strides under which two elements share memory (a broadcast or "
                            "overlapping view); outputs need one element per address"};
         }
@@ -242,7 +244,7 @@ Problem check(const Variant &v, const Bindings &args) {
         for (int i = 0; i < md->num_arguments; i++)
             params += param_buffer(md->arguments[i]) == name;
         if (params > 0 && b && elements(b) != params) {
-            return Problem{who + ": input '" + name + "' has " + std::to_string(elements(b)) +
+            return Problem{who() + ": input '" + name + "' has " + std::to_string(elements(b)) +
                                " elements; this variant takes it as " + std::to_string(params) +
                                " kernel parameters, so it runs one shape only (" + v.summary + ")",
                            true};
@@ -256,7 +258,7 @@ Problem check(const Variant &v, const Bindings &args) {
             const int64_t n = args.at(a.name)->dim[0].extent;
             if (n > v.row_limit) {
                 return Problem{
-                    who + ": input '" + a.name + "' has rows of " + std::to_string(n) +
+                    who() + ": input '" + a.name + "' has rows of " + std::to_string(n) +
                         " elements; this variant holds a row on chip, so it runs rows of at "
                         "most " +
                         std::to_string(v.row_limit) + " elements only",
@@ -278,7 +280,7 @@ Problem check(const Variant &v, const Bindings &args) {
             const bool device = out->device && other->device &&
                                 detail::spans_overlap(out->device, out, other->device, other);
             if (host || device) {
-                return Problem{who + ": output '" + md->arguments[i].name +
+                return Problem{who() + ": output '" + md->arguments[i].name +
                                "' shares memory with " + role(md->arguments[j]) + " '" +
                                md->arguments[j].name + "'; outputs must not alias other arguments"};
             }
@@ -286,7 +288,7 @@ Problem check(const Variant &v, const Bindings &args) {
     }
     if (v.is_cuda()) {
         const CudaStatus &s = cuda_status();
-        if (!s.usable) return Problem{who + ": no usable CUDA device: " + s.reason};
+        if (!s.usable) return Problem{who() + ": no usable CUDA device: " + s.reason};
     }
     return {};
 }

@@ -49,6 +49,7 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                     ms.us = s.at("us").get<std::map<std::string, double>>();
                     if (ms.at.size() != mp.features.size())
                         throw Error(pipeline + " " + ms.size + ": one extent a feature expected");
+                    for (double e : ms.at) ms.log2_at.push_back(std::log2(e));
                     mp.shapes.push_back(std::move(ms));
                 }
             }
@@ -112,6 +113,7 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
                 MeasuredShape ms;
                 ms.target = s.target, ms.dtype = s.dtype, ms.size = s.size;
                 ms.at.assign(s.at, s.at + sp.num_features);
+                for (double e : ms.at) ms.log2_at.push_back(std::log2(e));
                 for (int j = 0; j < s.count; j++)
                     ms.us.emplace_hint(ms.us.end(), s.us[j].schedule, s.us[j].us);
                 p->shapes.push_back(std::move(ms));
@@ -219,7 +221,9 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     // The call's own side of each feature, once (a table holds hundreds of shapes).
     std::vector<int> caps(at.size()), classes(at.size());
     std::vector<bool> whole(at.size());
+    std::vector<double> log2_at(at.size());
     for (size_t i = 0; i < at.size(); i++) {
+        log2_at[i] = std::log2(at[i]);
         caps[i] = p.features[i].vector_weight > 0 ? vector_class : 8;
         classes[i] = alignment_class(at[i], caps[i]);
         whole[i] = whole_vectors(at[i], dtype);
@@ -230,12 +234,14 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     std::sort(by_name.begin(), by_name.end(),
               [&](size_t a, size_t b) { return schedules[a] < schedules[b]; });
     for (const MeasuredShape &s : p.shapes) {
-        if (s.target != target || s.dtype != dtype || s.size == skip_size) continue;
+        if (s.dtype != dtype || s.target != target || s.size == skip_size) continue;
+        const bool logs = s.log2_at.size() == at.size();
         double d = 0;
         for (size_t i = 0; i < at.size(); i++) {
             if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
             const MeasuredFeature &f = p.features[i];
-            d += f.weight * std::fabs(std::log2(at[i] / s.at[i])) +
+            const double log2_s = logs ? s.log2_at[i] : std::log2(s.at[i]);
+            d += f.weight * std::fabs(log2_at[i] - log2_s) +
                  f.align_weight * std::abs(classes[i] - alignment_class(s.at[i], caps[i]));
             if (f.vector_weight > 0 && whole[i] != whole_vectors(s.at[i], dtype))
                 d += f.vector_weight;

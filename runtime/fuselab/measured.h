@@ -54,6 +54,9 @@ struct MeasuredShape {
     std::string target, dtype, size;   // size as the bench writes it ("1024x65536")
     std::vector<double> at;            // each feature's extent
     std::map<std::string, double> us;  // schedule -> median us, from one run
+    // log2 of each extent, where the table was built by shipped_measured or measured_from_json
+    // (pick_measured computes it where empty): a new shape's lookup reads hundreds of shapes.
+    std::vector<double> log2_at;
 };
 
 struct MeasuredPipeline {
