@@ -188,8 +188,8 @@ Problem check(const Variant &v, const Bindings &args) {
         }
         const halide_buffer_t *b = it->second;
         if (!(b->type == a.type)) {
-            return Problem{who() + ": " + what() + " has type " + type_name(b->type) + ", expected " +
-                           expected_type(v, a.type)};
+            return Problem{who() + ": " + what() + " has type " + type_name(b->type) +
+                           ", expected " + expected_type(v, a.type)};
         }
         if (b->dimensions != a.dimensions) {
             return Problem{who() + ": " + what() + " has rank " + std::to_string(b->dimensions) +
