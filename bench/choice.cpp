@@ -109,6 +109,7 @@ MeasuredTable measured_table(const std::string &device, const std::string &sourc
     for (auto it = t.pipelines.begin(); it != t.pipelines.end();) {
         it = it->second.shapes.empty() ? t.pipelines.erase(it) : std::next(it);
     }
+    for (auto &[name, p] : t.pipelines) index_measured(p);
     return t;
 }
 

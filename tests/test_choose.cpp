@@ -199,6 +199,63 @@ TEST(CostModel, FitAndLeaveOneOut) {
     EXPECT_EQ(CostModel::from_json(model.to_json()).efficiency, model.efficiency);
 }
 
+// index_measured (measured.h): an indexed table picks as the same table unindexed, at every
+// shape, storage type and left-out size; a shape that gains a schedule after indexing, or a new
+// shape, is seen (pick_measured indexes a copy), not read from the stale index.
+TEST(Measured, AnIndexedTablePicksAsItsShapesSay) {
+    MeasuredPipeline p;
+    p.features = {{"N", "x", 0, 1.0, 0.25, 0.5}, {"M", "x", 1, 0.5}};
+    for (int n : {184, 256, 1000, 1024, 4096, 5989, 16384}) {
+        for (const char *dtype : {"float32", "bfloat16"}) {
+            MeasuredShape s;
+            s.target = "cuda", s.dtype = dtype, s.size = std::to_string(n) + "x64";
+            s.at = {double(n), 64};
+            s.us = {{"warp_row", 0.02 * n + 3}, {"block_row", 0.015 * n + 9}};
+            if (n % 8) s.us["adjacent_warp"] = 0.012 * n + 4;  // timed at unaligned rows only
+            p.shapes.push_back(s);
+        }
+    }
+    MeasuredPipeline q = p;
+    index_measured(q);
+    EXPECT_EQ(q.schedules, (std::vector<std::string>{"adjacent_warp", "block_row", "warp_row"}));
+    EXPECT_EQ(q.by_kind.at("cuda/bfloat16").size(), 7u);
+    const std::vector<std::string> names = {"warp_row", "block_row", "adjacent_warp", "none_ran"};
+    int picked = 0;
+    for (int n : {150, 200, 257, 999, 1000, 3000, 6000, 20000, 100000}) {
+        for (const char *dtype : {"float32", "bfloat16", "float16"}) {
+            for (const std::string skip : {"", "1000x64"}) {
+                const auto a = pick_measured(p, "cuda", dtype, {double(n), 50}, names, skip);
+                const auto b = pick_measured(q, "cuda", dtype, {double(n), 50}, names, skip);
+                ASSERT_EQ(bool(a), bool(b)) << n << " " << dtype;
+                if (!a) continue;
+                picked++;
+                EXPECT_EQ(a->schedule, b->schedule) << n << " " << dtype;
+                EXPECT_EQ(a->reason, b->reason);
+                EXPECT_DOUBLE_EQ(a->distance, b->distance);
+            }
+        }
+    }
+    EXPECT_GT(picked, 20);
+    // After indexing: a schedule timed at 1000 that beats both, and a new shape at 3000.
+    const auto before = pick_measured(q, "cuda", "float32", {1000, 64}, names);
+    ASSERT_TRUE(before);
+    EXPECT_EQ(before->schedule, "warp_row");  // 1000's rows are whole vectors: no adjacent_warp
+    for (MeasuredShape &s : q.shapes) {
+        if (s.size == "1000x64" && s.dtype == "float32") s.us["none_ran"] = 0.5;
+    }
+    const auto after = pick_measured(q, "cuda", "float32", {1000, 64}, names);
+    ASSERT_TRUE(after);
+    EXPECT_EQ(after->schedule, "none_ran") << after->reason;
+    MeasuredShape late = q.shapes.front();
+    late.size = "3000x64", late.at = {3000, 64},
+    late.us = {{"block_row", 1}, {"none_ran", 50}, {"warp_row", 90}};
+    q.shapes.push_back(late);
+    const auto added = pick_measured(q, "cuda", "float32", {3000, 64}, names);
+    ASSERT_TRUE(added);
+    EXPECT_EQ(added->schedule, "block_row");
+    EXPECT_NE(added->reason.find("3000x64 (0.00 away)"), std::string::npos) << added->reason;
+}
+
 // Measured shapes (measured.h): the nearest decide, interpolated between two; far ones, another
 // storage type or target, and a left-out size do not.
 TEST(Measured, NearestShapesDecideAndFarOnesDoNot) {

@@ -49,9 +49,9 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                     ms.us = s.at("us").get<std::map<std::string, double>>();
                     if (ms.at.size() != mp.features.size())
                         throw Error(pipeline + " " + ms.size + ": one extent a feature expected");
-                    for (double e : ms.at) ms.log2_at.push_back(std::log2(e));
                     mp.shapes.push_back(std::move(ms));
                 }
+                index_measured(mp);
             }
         }
     } catch (const json::exception &e) {
@@ -113,11 +113,11 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
                 MeasuredShape ms;
                 ms.target = s.target, ms.dtype = s.dtype, ms.size = s.size;
                 ms.at.assign(s.at, s.at + sp.num_features);
-                for (double e : ms.at) ms.log2_at.push_back(std::log2(e));
                 for (int j = 0; j < s.count; j++)
                     ms.us.emplace_hint(ms.us.end(), s.us[j].schedule, s.us[j].us);
                 p->shapes.push_back(std::move(ms));
             }
+            index_measured(*p);
         }
         return p.get();
     }
@@ -198,21 +198,68 @@ std::vector<bool> round_trips(const std::vector<double> &bytes) {
     return trips;
 }
 
+void index_measured(MeasuredPipeline &p) {
+    p.schedules.clear();
+    p.by_kind.clear();
+    for (const MeasuredShape &s : p.shapes) {
+        for (const auto &[name, us] : s.us) p.schedules.push_back(name);
+    }
+    std::sort(p.schedules.begin(), p.schedules.end());
+    p.schedules.erase(std::unique(p.schedules.begin(), p.schedules.end()), p.schedules.end());
+    for (size_t i = 0; i < p.shapes.size(); i++) {
+        MeasuredShape &s = p.shapes[i];
+        s.log2_at.clear();
+        s.class_at.clear();
+        for (double e : s.at) {
+            s.log2_at.push_back(std::log2(e));
+            s.class_at.push_back(alignment_class(e));
+        }
+        s.times.assign(p.schedules.size(), NAN);
+        s.indexed_us = s.us.size();
+        size_t k = 0;
+        for (const auto &[name, us] : s.us) {  // both in name order
+            while (p.schedules[k] != name) k++;
+            s.times[k] = us;
+        }
+        p.by_kind[s.target + "/" + s.dtype].push_back(i);
+    }
+}
+
+namespace {
+bool indexed(const MeasuredPipeline &p) {
+    size_t n = 0;
+    for (const auto &[kind, shapes] : p.by_kind) n += shapes.size();
+    if (n != p.shapes.size()) return false;
+    for (const MeasuredShape &s : p.shapes) {
+        if (s.times.size() != p.schedules.size() || s.log2_at.size() != s.at.size() ||
+            s.class_at.size() != s.at.size() || s.us.size() != s.indexed_us)
+            return false;
+    }
+    return true;
+}
+}  // namespace
+
 std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::string &target,
                                           const std::string &dtype, const std::vector<double> &at,
                                           const std::vector<std::string> &schedules,
                                           const std::string &skip_size,
                                           const std::vector<bool> &round_trips) {
     if (at.size() != p.features.size() || at.empty()) return std::nullopt;
+    if (!indexed(p)) {  // a table built by hand (tests) or changed since: an indexed copy
+        MeasuredPipeline copy = p;
+        index_measured(copy);
+        return pick_measured(copy, target, dtype, at, schedules, skip_size, round_trips);
+    }
     struct Near {
         double d;
         const MeasuredShape *s;
-        int ran;                // candidates measured there
-        std::vector<double> t;  // each of `schedules`' time there, NaN where not measured
+        int ran;  // candidates measured there
     };
     std::vector<Near> near;
     // The 16-byte vector in alignment classes (2 for float32: 4 elements, 2^2; 3 in 16-bit).
-    const int vector_class = alignment_class(16 / element_bytes(dtype));
+    const int bytes = element_bytes(dtype);
+    const int vector_class = alignment_class(16 / bytes);
+    auto whole_vector = [bytes](double n) { return static_cast<int64_t>(n) * bytes % 16 == 0; };
     // The first feature that weighs whole vectors: its alignment scopes the coverage (below).
     int vector_feature = -1;
     for (size_t i = 0; i < p.features.size() && vector_feature < 0; i++) {
@@ -226,35 +273,37 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         log2_at[i] = std::log2(at[i]);
         caps[i] = p.features[i].vector_weight > 0 ? vector_class : 8;
         classes[i] = alignment_class(at[i], caps[i]);
-        whole[i] = whole_vectors(at[i], dtype);
+        whole[i] = whole_vector(at[i]);
     }
-    // `schedules` in name order, to read a shape's times (a map by name) in one merged pass.
-    std::vector<size_t> by_name(schedules.size());
-    for (size_t k = 0; k < by_name.size(); k++) by_name[k] = k;
-    std::sort(by_name.begin(), by_name.end(),
-              [&](size_t a, size_t b) { return schedules[a] < schedules[b]; });
-    for (const MeasuredShape &s : p.shapes) {
-        if (s.dtype != dtype || s.target != target || s.size == skip_size) continue;
-        const bool logs = s.log2_at.size() == at.size();
+    // Each of `schedules`' column in the shapes' times, or -1 where no shape timed it.
+    std::vector<int> column(schedules.size(), -1);
+    for (size_t k = 0; k < schedules.size(); k++) {
+        auto it = std::lower_bound(p.schedules.begin(), p.schedules.end(), schedules[k]);
+        if (it != p.schedules.end() && *it == schedules[k])
+            column[k] = static_cast<int>(it - p.schedules.begin());
+    }
+    // Each of `schedules`' time at a near shape, NaN where not measured.
+    auto time = [&column](const Near &n, size_t k) {
+        return column[k] >= 0 ? n.s->times[column[k]] : NAN;
+    };
+    const auto kind = p.by_kind.find(target + "/" + dtype);
+    if (kind == p.by_kind.end()) return std::nullopt;
+    for (size_t index : kind->second) {
+        const MeasuredShape &s = p.shapes[index];
+        if (!skip_size.empty() && s.size == skip_size) continue;
         double d = 0;
         for (size_t i = 0; i < at.size(); i++) {
             if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
             const MeasuredFeature &f = p.features[i];
-            const double log2_s = logs ? s.log2_at[i] : std::log2(s.at[i]);
-            d += f.weight * std::fabs(log2_at[i] - log2_s) +
-                 f.align_weight * std::abs(classes[i] - alignment_class(s.at[i], caps[i]));
-            if (f.vector_weight > 0 && whole[i] != whole_vectors(s.at[i], dtype))
-                d += f.vector_weight;
+            d += f.weight * std::fabs(log2_at[i] - s.log2_at[i]) +
+                 f.align_weight * std::abs(classes[i] - std::min(s.class_at[i], caps[i]));
+            if (f.vector_weight > 0 && whole[i] != whole_vector(s.at[i])) d += f.vector_weight;
             if (f.split_weight > 0 && (at[i] <= f.split) != (s.at[i] <= f.split))
                 d += f.split_weight;
         }
         if (!(d <= kMeasuredNear)) continue;
-        Near n{d, &s, 0, std::vector<double>(schedules.size(), NAN)};
-        auto it = s.us.begin();
-        for (size_t k : by_name) {
-            while (it != s.us.end() && it->first < schedules[k]) ++it;
-            if (it != s.us.end() && it->first == schedules[k]) n.t[k] = it->second, n.ran++;
-        }
+        Near n{d, &s, 0};
+        for (size_t k = 0; k < schedules.size(); k++) n.ran += !std::isnan(time(n, k));
         // Only shapes where at least two of the candidates ran can rank them.
         if (n.ran >= 2) near.push_back(std::move(n));
     }
@@ -262,22 +311,22 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     // Coverage: the schedules that win at a near shape of the call's alignment; a near shape that
     // did not time each of them is left out, unless none did.
     auto same_alignment = [&](const MeasuredShape &s) {
-        return vector_feature < 0 || whole_vectors(s.at[vector_feature], dtype) ==
-                                         whole_vectors(at[vector_feature], dtype);
+        return vector_feature < 0 || whole_vector(s.at[vector_feature]) == whole[vector_feature];
     };
     std::vector<size_t> winners;
     for (const Near &n : near) {
         if (!same_alignment(*n.s)) continue;
         int w = -1;
         for (size_t k = 0; k < schedules.size(); k++) {
-            if (!std::isnan(n.t[k]) && (w < 0 || n.t[k] < n.t[w])) w = static_cast<int>(k);
+            if (!std::isnan(time(n, k)) && (w < 0 || time(n, k) < time(n, w)))
+                w = static_cast<int>(k);
         }
         if (w >= 0 && std::find(winners.begin(), winners.end(), size_t(w)) == winners.end())
             winners.push_back(w);
     }
     auto covers = [&](const Near &n) {
         for (size_t w : winners) {
-            if (std::isnan(n.t[w])) return false;
+            if (std::isnan(time(n, w))) return false;
         }
         return true;
     };
@@ -303,12 +352,12 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     for (const Near &n : near) {
         double best = INFINITY;
         for (size_t k = 0; k < schedules.size(); k++) {
-            if (!std::isnan(n.t[k])) best = std::min(best, n.t[k]);
+            if (!std::isnan(time(n, k))) best = std::min(best, time(n, k));
         }
         const double w = 1.0 / (n.d + 0.05);
         for (size_t k = 0; k < schedules.size(); k++) {
-            if (std::isnan(n.t[k])) continue;
-            score[schedules[k]].first += w * std::log(n.t[k] / best);
+            if (std::isnan(time(n, k))) continue;
+            score[schedules[k]].first += w * std::log(time(n, k) / best);
             score[schedules[k]].second += w;
         }
     }

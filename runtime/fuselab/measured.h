@@ -54,15 +54,29 @@ struct MeasuredShape {
     std::string target, dtype, size;   // size as the bench writes it ("1024x65536")
     std::vector<double> at;            // each feature's extent
     std::map<std::string, double> us;  // schedule -> median us, from one run
-    // log2 of each extent, where the table was built by shipped_measured or measured_from_json
-    // (pick_measured computes it where empty): a new shape's lookup reads hundreds of shapes.
-    std::vector<double> log2_at;
+    // Filled by index_measured: log2 of each extent, its alignment class (alignment_class, cap
+    // 8), `us` by the pipeline's `schedules` (NaN where not measured), and how many `us` held.
+    std::vector<double> log2_at, times;
+    std::vector<int> class_at;
+    size_t indexed_us = 0;
 };
 
 struct MeasuredPipeline {
     std::vector<MeasuredFeature> features;
     std::vector<MeasuredShape> shapes;
+    // Filled by index_measured: every schedule any shape timed, in name order, and the shapes of
+    // each target and storage type ("cuda/bfloat16"), by index.
+    std::vector<std::string> schedules;
+    std::map<std::string, std::vector<size_t>> by_kind;
 };
+
+// Indexes a table for pick_measured: a new shape's lookup reads hundreds of shapes, and string
+// compares and logarithms were most of it (s33: 27 us a pick over the H200's softmax table on
+// this VM, most of choose()'s cost at a new shape). shipped_measured, measured_from_json and the
+// bench's leave-one-out index theirs; pick_measured indexes a copy of a table that is not, or
+// whose shapes or schedules changed since (a changed time of the same schedule is not seen: index
+// again after changing one).
+void index_measured(MeasuredPipeline &p);
 
 struct MeasuredTable {
     std::string device, source;  // the device measured, the bench file it came from
