@@ -1,5 +1,7 @@
 #include "fuselab/registry.h"
 
+#include <cstring>
+
 #include "fuselab/error.h"
 
 namespace fuselab {
@@ -34,7 +36,7 @@ halide_type_t dtype_type(const std::string &dtype) {
 }
 
 bool Variant::is_cuda() const {
-    return std::string(target) == "cuda";
+    return std::strcmp(target, "cuda") == 0;  // no string built: check() asks it per dimension
 }
 
 const std::deque<Variant> &variants() {
