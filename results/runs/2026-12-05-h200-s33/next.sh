@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# For the next session with a GPU, an H200 first (written in s33, not run): s33's final build
+# (index_measured, c6c6c6b and after) ran on no GPU; its c.sh ran the first cost cut on an H100.
+# Carry .carry of that session's build (bash gpu/carry.sh). fuselab_tests over the runtime, the
+# choice and every CUDA variant (8 shards); `fuselab overhead --target cuda` three times (issue
+# 29: at most 50 us at a new shape; the H200's host took 56.7 us before s33's cuts); the Python
+# choice tests; every CUDA variant through `fuselab run` at sampled shapes; then the choice end to
+# end with no tuning record, seeds 3302 (N 4-200) and 3303 (N 200-120000), in the time left.
+# Then next_peers.sh: the adjacent forms beside the peers at the unnamed N.
+set -uo pipefail
+bash gpu/carry.sh --unpack || exit 1
+export FUSELAB_REQUIRE_CUDA=1 PYTHONUNBUFFERED=1 FUSELAB_LIBRARY=python/fuselab/libfuselab.so
+export FUSELAB_TORCH_EXT_DIR=/tmp/torch_ext
+D=/tmp/n
+mkdir -p $D
+{
+    date -u +%Y-%m-%dT%H:%M:%SZ
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+    grep -m1 "model name" /proc/cpuinfo; nproc
+    python3 -c 'import torch, sys; print("python", sys.version.split()[0], "torch", torch.__version__)'
+    cat .carry/commit .carry/status
+} > "$D/machine.txt" 2>&1
+pack() { tar czf "$OUT/n.tar.gz" -C /tmp n; }
+empty=$(mktemp -d)
+export FUSELAB_TUNING_FILE=$empty/tuning.json  # no tuning record, in every step
+filter='Dtype.*:Runtime.*:Timing.*:Ledger.*:Concurrency.*:ChooseTest.*:CostModel.*:Measured.*:CallPlan.*:*cuda*'
+for i in 0 1 2 3 4 5 6 7; do
+    GTEST_TOTAL_SHARDS=8 GTEST_SHARD_INDEX=$i timeout 200 .carry/fuselab_tests --gtest_filter="$filter" \
+        > $D/tests_$i.log 2>&1 &
+done
+wait
+for i in 0 1 2 3 4 5 6 7; do
+    echo "fuselab_tests shard $i: $(grep -E '^\[  (PASSED|FAILED) ' $D/tests_$i.log | tr '\n' ' ')" >> $D/log.txt
+    grep -E "^\[  FAILED" $D/tests_$i.log | head -10 >> $D/log.txt
+done
+pack
+for k in 1 2 3; do
+    timeout 40 .carry/fuselab overhead --target cuda --json $D/overhead_$k.json > $D/overhead_$k.log 2>&1
+    echo "overhead (cuda) $k: exit $? at $SECONDS s: $(sed -n 2p $D/overhead_$k.log)" >> $D/log.txt
+done
+timeout 60 python3 tests/test_choose.py .carry/fuselab > $D/choose_tests.log 2>&1
+echo "test_choose.py: exit $? at $SECONDS s: $(tail -1 $D/choose_tests.log)" >> $D/log.txt
+pack
+timeout 200 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda --no-default-size \
+    --jobs 12 > $D/sweep_sampled.log 2>&1
+echo "CLI sweep (every CUDA variant, sampled shapes): exit $? at $SECONDS s: $(tail -1 $D/sweep_sampled.log)" >> $D/log.txt
+grep -E "^FAIL|^summary" $D/sweep_sampled.log | head -12 >> $D/log.txt
+pack
+for seed in 3302 3303; do
+    range="--n-range 200 120000"
+    [ $seed = 3302 ] && range="--n-range 4 200"
+    left=$((${DEADLINE:-540} - SECONDS))
+    [ $left -lt 40 ] && break
+    # shellcheck disable=SC2086
+    timeout $left python3 tools/choice_check.py .carry/fuselab --target cuda --random 12 \
+        --seed $seed $range --json $D/choice_check_$seed.json > $D/choice_check_$seed.txt 2>&1
+    echo "choice_check seed $seed: exit $? at $SECONDS s: $(tail -1 $D/choice_check_$seed.txt)" >> $D/log.txt
+    pack
+done
+cat $D/log.txt
