@@ -4,9 +4,11 @@
 # b/grid_*.json (every fused strategy of the three row pipelines, adjacent_warp among them, the
 # three types, at s22's grid of 29 N, the suite's six N and the six unnamed N) and b/short_*.json
 # (N = 4 to 160 at 2^23 elements), tools/row_grid.py on the H200, build 63604f1, whose CUDA
-# kernels are s29's byte for byte (no schedule or generator changed since). measured.json holds
-# the H200's, the CPU's and the H100's tables (s32); models.json the H200's and the CPU's fits.
-# s29's header follows.
+# kernels are s29's byte for byte (no schedule or generator changed since); b/'s records at the
+# suite's six shapes and the six unnamed ones are left out: s33 timed no peer, and h200.md
+# compares fuselab there with peers timed beside the records already in the table (only same-run
+# ratios count). measured.json holds the H200's, the CPU's and the H100's tables (s32);
+# models.json the H200's and the CPU's fits. s29's header follows.
 #   bash results/runs/2026-12-05-h200-s33/assemble.sh   (from the repository root; needs build/)
 #
 # results/h200.{json,md,png}, h200_rows.png, models.json and measured.json: s28's assembly
@@ -125,6 +127,11 @@ cp "$s28/b/peers_unnamed.json" "$stage/peers_rows_00s28.json"  # before s26's
 python3 - "$run" "$s16" "$s17" "$s18" "$stage" "$s20" "$s21" "$s22" "$s23" "$s24" "$s25" "$s26" "$s28" "$s29" "$s33" <<'PY'
 import glob, json, os, sys
 run, s16, s17, s18, stage, s20, s21, s22, s23, s24, s25, s26, s28, s29, s33 = sys.argv[1:]
+# The suite's six row shapes and the six unnamed ones: h200.md compares fuselab there with the
+# peers, timed in earlier calls beside fuselab's records of the same call; s33 ran no peer.
+PEER_SIZES = {"256x262144", "1024x65536", "4096x16384", "16384x4096", "65536x1024",
+              "262144x256", "1417x23680", "2100x15978", "4664x7194", "5989x5603", "9000x3728",
+              "12345x2718"}
 s28_new = sorted(glob.glob(f"{s33}/b/grid_*.json")) + sorted(glob.glob(f"{s33}/b/short_*.json"))
 s28_new += sorted(glob.glob(f"{s29}/c/grid_*.json")) + [f"{s28}/b/grid.json"]
 # s26: float16 by the hardware, but softmax's register forms keep 5a2a2b6's kernels (m/grid_old);
@@ -191,6 +198,8 @@ for path in paths:
             r = {"ok": r.get("error") is None, "median_us": None, "timing": "events", **r}
         if r["name"].startswith(("staged_keep_", "chunked_c")):
             continue  # retired (s19 notes.txt), s21's banded candidates (not shipped)
+        if path.startswith(s33) and r["size"] in PEER_SIZES:
+            continue  # s33 timed no peer: the records beside the peers' own runs stay (below)
         if path in s28_new:  # this session's build: every rmsnorm_residual strategy as shipped
             if key(r) not in seen:
                 seen.add(key(r)); recs.append(r)
