@@ -169,10 +169,16 @@ namespace {
 int element_bytes(const std::string &dtype) {
     return dtype == "bfloat16" || dtype == "float16" ? 2 : 4;
 }
+
+// Whether n elements of `bytes` bytes each are whole 16-byte vectors (pick_measured asks it per
+// shape, with the type's bytes found once).
+bool whole_vectors_of(double n, int bytes) {
+    return static_cast<int64_t>(n) * bytes % 16 == 0;
+}
 }  // namespace
 
 bool whole_vectors(double n, const std::string &dtype) {
-    return static_cast<int64_t>(n) * element_bytes(dtype) % 16 == 0;
+    return whole_vectors_of(n, element_bytes(dtype));
 }
 
 std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args) {
@@ -259,7 +265,6 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     // The 16-byte vector in alignment classes (2 for float32: 4 elements, 2^2; 3 in 16-bit).
     const int bytes = element_bytes(dtype);
     const int vector_class = alignment_class(16 / bytes);
-    auto whole_vector = [bytes](double n) { return static_cast<int64_t>(n) * bytes % 16 == 0; };
     // The first feature that weighs whole vectors: its alignment scopes the coverage (below).
     int vector_feature = -1;
     for (size_t i = 0; i < p.features.size() && vector_feature < 0; i++) {
@@ -273,7 +278,7 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         log2_at[i] = std::log2(at[i]);
         caps[i] = p.features[i].vector_weight > 0 ? vector_class : 8;
         classes[i] = alignment_class(at[i], caps[i]);
-        whole[i] = whole_vector(at[i]);
+        whole[i] = whole_vectors_of(at[i], bytes);
     }
     // Each of `schedules`' column in the shapes' times, or -1 where no shape timed it.
     std::vector<int> column(schedules.size(), -1);
@@ -297,7 +302,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
             const MeasuredFeature &f = p.features[i];
             d += f.weight * std::fabs(log2_at[i] - s.log2_at[i]) +
                  f.align_weight * std::abs(classes[i] - std::min(s.class_at[i], caps[i]));
-            if (f.vector_weight > 0 && whole[i] != whole_vector(s.at[i])) d += f.vector_weight;
+            if (f.vector_weight > 0 && whole[i] != whole_vectors_of(s.at[i], bytes))
+                d += f.vector_weight;
             if (f.split_weight > 0 && (at[i] <= f.split) != (s.at[i] <= f.split))
                 d += f.split_weight;
         }
@@ -311,7 +317,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     // Coverage: the schedules that win at a near shape of the call's alignment; a near shape that
     // did not time each of them is left out, unless none did.
     auto same_alignment = [&](const MeasuredShape &s) {
-        return vector_feature < 0 || whole_vector(s.at[vector_feature]) == whole[vector_feature];
+        return vector_feature < 0 ||
+               whole_vectors_of(s.at[vector_feature], bytes) == whole[vector_feature];
     };
     std::vector<size_t> winners;
     for (const Near &n : near) {
