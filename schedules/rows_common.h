@@ -157,6 +157,11 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
             Func q = st.split(rv, qo, qi, L).rfactor(qi, w);
             q.compute_at(at).vectorize(w, L);
             q.update().vectorize(w, L);
+            // Unrolled on whole steps: constant indices, so that the partials can live in
+            // registers where every use has them (cpu_rows_specialize's whole_steps branch).
+            // Unrolled on every row, they ran 7 to 10% slower at N = 100 and 200
+            // (results/runs/2026-12-05-cpu-s34/ab_unroll_l2f.txt).
+            q.update().specialize(n % (chains * L) == 0).unroll(qo);
             // The L lanes into the scalar as a tree of shuffles (Halide's VectorReduce): in
             // order, they were a chain of L dependent steps a row, about 40% of
             // softmax/block_row's samples at N = 256 on the AVX-512 Xeon (perf, 2026-12-04,
@@ -200,8 +205,17 @@ inline void cpu_lane_stat(Func s, const RVar &r, const Var &row, const LoopLevel
 // steps lose their masked loads and stores (vmaskmovps, vpmaskmovd: 13% of softmax/block_row's
 // samples at N = 256 by perf on the AVX2 EPYC, 2026-12-02, results/runs/2026-12-02-cpu-s14). Not
 // with a second output computed with `out` (compute_with).
-inline void cpu_rows_specialize(Func out, const Expr &n, const Target &t) {
-    out.specialize(n >= 4 * cpu_lanes(t));
+// whole_steps: first a branch for rows that are whole steps of cpu_stat's 4 chains, where the
+// folds' loops are unrolled (cpu_stat) and, in this branch alone, their partials stay in
+// registers (layernorm's block_row within L2, one thread, alternated A/B on the AMD EPYC VM:
+// 1.35x at N = 256, 1.21x at 64, 1.01 to 1.05x at 100, 200, 1024, 4096; bfloat16 and float16
+// 1.0 to 1.21x; results/runs/2026-12-05-cpu-s34/ab_spec_l2*.txt). softmax's block_row runs it
+// slower at N = 64 (0.92x) and no faster at 256, and keeps one branch (abcd_raw.txt there).
+inline void cpu_rows_specialize(Func out, const Expr &n, const Target &t,
+                                bool whole_steps = false) {
+    const int L = cpu_lanes(t);
+    if (whole_steps) out.specialize(n >= 4 * L && n % (4 * L) == 0);
+    out.specialize(n >= 4 * L);
 }
 
 // A row statistic on the CPU as its own parallel loop over rows (in tasks as cpu_rows), each
