@@ -159,7 +159,7 @@ inline void cpu_stat(Func s, const RVar &r, const LoopLevel &at, const Target &t
             q.update().vectorize(w, L);
             // Unrolled on whole steps: constant indices, so that the partials can live in
             // registers where every use has them (cpu_rows_specialize's whole_steps branch).
-            // Unrolled on every row, they ran 7 to 10% slower at N = 100 and 200
+            // Unrolled on every row, they ran 6 to 9% slower at N = 80 to 200
             // (results/runs/2026-12-05-cpu-s34/ab_unroll_l2f.txt).
             q.update().specialize(n % (chains * L) == 0).unroll(qo);
             // The L lanes into the scalar as a tree of shuffles (Halide's VectorReduce): in
@@ -209,7 +209,7 @@ inline void cpu_lane_stat(Func s, const RVar &r, const Var &row, const LoopLevel
 // folds' loops are unrolled (cpu_stat) and, in this branch alone, their partials stay in
 // registers (layernorm's block_row within L2, one thread, alternated A/B on the AMD EPYC VM:
 // 1.35x at N = 256, 1.21x at 64, 1.01 to 1.05x at 100, 200, 1024, 4096; bfloat16 and float16
-// 1.0 to 1.21x; results/runs/2026-12-05-cpu-s34/ab_spec_l2*.txt). softmax's block_row runs it
+// 0.99 to 1.21x; results/runs/2026-12-05-cpu-s34/ab_spec_l2*.txt). softmax's block_row runs it
 // slower at N = 64 (0.92x) and no faster at 256, and keeps one branch (abcd_raw.txt there).
 inline void cpu_rows_specialize(Func out, const Expr &n, const Target &t,
                                 bool whole_steps = false) {

@@ -12,7 +12,7 @@
 // (results/runs/2026-12-02-cpu-s14/ab_rows.txt). Since 2026-12-05 (s34) rows that are whole
 // steps of 4 vectors run their own branch, the folds unrolled and their partials in registers
 // (cpu_rows_specialize's whole_steps): within L2 on one thread 1.35x at N = 256 and 1.21x at 64
-// in float32, 1.0 to 1.21x in 16-bit, the same elsewhere
+// in float32, 0.99 to 1.21x in 16-bit, the same elsewhere
 // (results/runs/2026-12-05-cpu-s34/ab_spec_l2.txt, ab_spec_l2c.txt).
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
 // correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
