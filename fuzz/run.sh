@@ -2,7 +2,8 @@
 # Fuzzes fuselab's readers for a bounded time on a copy of fuzz/corpus/ (the committed corpus is
 # not modified), then prints the executions count and any crash found.
 #   fuzz/run.sh BUILD_DIR SECONDS     (BUILD_DIR configured with -DFUSELAB_FUZZ=ON under Clang)
-# Environment: FUZZ_WORK (a directory to keep the run in; default a new temporary one),
+# Environment: FUZZ_WORK (a directory to keep the run in; default a new temporary one, removed
+# after a clean run and kept when the run found something),
 # FUZZ_JOBS (parallel jobs, default 1).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,10 +29,16 @@ status=$?
 set -e
 if [ "$jobs" -gt 1 ]; then cat "$work"/fuzz-*.log >>"$work/log" 2>/dev/null || true; fi
 execs=$(grep -h "stat::number_of_executed_units" "$work/log" | awk '{s += $2} END {print s + 0}')
-echo "fuzz: $execs executions in ${seconds} s (exit status $status); log and corpus in $work"
 crashes=$(ls "$work/crashes" | wc -l)
 if [ "$crashes" -gt 0 ] || [ "$status" -ne 0 ]; then
     echo "fuzz: $crashes crash file(s) in $work/crashes:"; ls -l "$work/crashes"
     grep -h -A30 "ERROR: \|SUMMARY\|fuzz_readers:" "$work/log" | head -60
+    echo "fuzz: $execs executions in ${seconds} s (exit status $status); log and corpus in $work"
     exit 1
+fi
+if [ -n "${FUZZ_WORK:-}" ]; then
+    echo "fuzz: $execs executions in ${seconds} s, no crash; log and corpus in $work"
+else
+    echo "fuzz: $execs executions in ${seconds} s, no crash"
+    rm -rf "$work"
 fi
