@@ -53,6 +53,22 @@ TEST(Runtime, UnknownVariantListsWhatExists) {
     EXPECT_NE(msg2.find("no pipeline 'no_such_pipeline'"), std::string::npos) << msg2;
 }
 
+// Registration (what a second registry claiming a built variant's name meets): refused in words,
+// the registry unchanged, and every registered variant found by its own names.
+TEST(Runtime, ANameRegisteredTwiceIsRefused) {
+    const size_t before = variants().size();
+    ASSERT_GT(before, 1u);
+    const Variant first = variants().front(), last = variants().back();
+    for (const Variant &v : {first, last}) {
+        const std::string msg = error_of([&] { register_variants(&v, 1); });
+        EXPECT_NE(msg.find("variant " + v.name() + " is registered twice"), std::string::npos)
+            << msg;
+    }
+    EXPECT_EQ(variants().size(), before);
+    for (const Variant &v : variants())
+        EXPECT_EQ(&find_variant(v.pipeline, v.schedule, v.target, v.dtype), &v);
+}
+
 TEST(Runtime, WrongRank) {
     Buffer<float> a(16, 2), b(16), out(16);
     const std::string msg = error_of([&] {
