@@ -1,5 +1,6 @@
 #include "layernorm.h"
 
+#include "math.h"
 #include "row_pad.h"
 
 namespace fuselab {
@@ -37,7 +38,8 @@ void Layernorm::generate() {
 
 // 1 / sqrt(var + 1e-5) of a row whose sum of squares about its mean is `ss`.
 Halide::Expr Layernorm::inv_std(const Halide::Expr &ss) const {
-    return 1.0f / Halide::sqrt(ss / Halide::cast<float>(x.dim(0).extent()) + 1e-5f);
+    const Halide::Target tg = get_target();
+    return rsqrt_for(div_for(ss, Halide::cast<float>(x.dim(0).extent()), tg) + 1e-5f, tg);
 }
 
 // rstd (where the chunked form has not defined it) and the output, from xc and sumsq.

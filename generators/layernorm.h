@@ -8,6 +8,7 @@
 #pragma once
 
 #include "chunks.h"
+#include "fuselab/identity_inits.h"
 #include "fuselab/schedule_registry.h"
 #include "storage.h"
 
@@ -65,7 +66,10 @@ public:
     void define_output();                                // rstd and out, from xc and sumsq
     Halide::Expr inv_std(const Halide::Expr &ss) const;  // 1 / sqrt(ss / N + 1e-5)
     void constrain();                                    // the buffers' bounds and estimates
-    void schedule() { apply_schedule(*this, schedule_name, get_target()); }
+    void schedule() {
+        apply_schedule(*this, schedule_name, get_target());
+        identity_inits(*this, get_target());
+    }
 };
 
 }  // namespace fuselab

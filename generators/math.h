@@ -76,6 +76,16 @@ inline Halide::Expr div_for(const Halide::Expr &a, const Halide::Expr &b,
                                         Halide::Internal::Call::PureExtern);
 }
 
+// 1 / sqrt(v). On CUDA with the hardware's (libdevice's __nv_rsqrtf: rsqrt.approx, 2^-22.9
+// relative), as torch's rsqrt on CUDA; the IEEE square root and division took about 20
+// instructions a row with their slow paths (SASS of rmsnorm_residual/warp_regs_1k), 2.5 an
+// element of a row of 256 in bfloat16. IEEE on the CPU (vsqrtps, vdivps).
+inline Halide::Expr rsqrt_for(const Halide::Expr &v, const Halide::Target &target) {
+    if (!target.has_gpu_feature()) return 1.0f / Halide::sqrt(v);
+    return Halide::Internal::Call::make(Halide::Float(32), "__nv_rsqrtf", {v},
+                                        Halide::Internal::Call::PureExtern);
+}
+
 // 1 / (1 + e^-v), with the fast exponential and division on CUDA (the IEEE division was a third
 // of the fused chain's instructions). On the CPU through exp_cpu and IEEE division, all vector
 // instructions: at most 3.4e-7 relative over every 16th float (tools/math_check.cpp), no inf or NaN

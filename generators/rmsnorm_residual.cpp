@@ -1,5 +1,6 @@
 #include "rmsnorm_residual.h"
 
+#include "math.h"
 #include "row_pad.h"
 
 namespace fuselab {
@@ -41,7 +42,7 @@ void RmsnormResidual::generate() {
         const Expr sq = hf(r, row) * hf(r, row);
         sumsq(row) += row_pad > 0 ? select(r.x < n, sq, 0.0f) : sq;
     }
-    rstd(row) = 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);
+    rstd(row) = rsqrt_for(div_for(sumsq(row), cast<float>(n), tg) + 1e-6f, tg);
     h(i, row) = hs(i, row);
     // The chunked form's output reads h back where the chunks' kernel stored it.
     const Expr hv = chunk_bytes > 0 ? widen(h(i, row), tg, aligned) : hf(i, row);

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "chunks.h"
+#include "fuselab/identity_inits.h"
 #include "fuselab/schedule_registry.h"
 #include "storage.h"
 
@@ -55,7 +56,10 @@ public:
         h.set_type(t);
     }
     void generate();
-    void schedule() { apply_schedule(*this, schedule_name, get_target()); }
+    void schedule() {
+        apply_schedule(*this, schedule_name, get_target());
+        identity_inits(*this, get_target());
+    }
 };
 
 }  // namespace fuselab

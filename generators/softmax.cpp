@@ -86,7 +86,9 @@ void Softmax::generate() {
     sum(row) = 0.0f;
     sum(row) += in_row(ex(r, row), 0.0f);
     if (tg.has_gpu_feature()) {
-        inv(row) = 1.0f / sum(row);
+        // The hardware reciprocal (div_for): the IEEE one's slow-path test and refinement were 8
+        // instructions a row's lane, 1 an element of a row of 256 in the register form.
+        inv(row) = div_for(1.0f, sum(row), tg);
     } else {
         // x86: a bad row's 1 / sum is made NaN once a row, on its bits, so that every output,
         // ex * inv, is NaN by itself (x86's multiply keeps a NaN operand; narrow keeps a NaN),

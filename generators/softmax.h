@@ -4,6 +4,7 @@
 #pragma once
 
 #include "chunks.h"
+#include "fuselab/identity_inits.h"
 #include "fuselab/schedule_registry.h"
 #include "fuselab/wide_accesses.h"
 #include "storage.h"
@@ -64,6 +65,7 @@ public:
     void schedule() {
         apply_schedule(*this, schedule_name, get_target());
         float_max_num(*this, get_target());
+        identity_inits(*this, get_target());
     }
 };
 

@@ -491,20 +491,26 @@ inline RVar gpu_warp_partials(Func s, const RVar &r, const LoopLevel &at, const 
 
 // The last step of a statistic whose 32 lane partials are lane-striped registers at `warp`
 // (gpu_warp_partials' RVar rl over them): lanes 0..7 each combine 4 partials, read by
-// shfl.sync.down by 8, 16 and 24, and then every lane (s, computed where it is read) combines
-// those 8, read by shfl.sync.idx: 11 shuffles and 11 combines a lane, against 32 and 32 when every
-// lane reads all 32 partials, which made the statistics most of the instructions of a 16-bit row
-// of 256 (8 elements a lane). All 32 lanes run the down shuffles, as shfl.sync requires; lanes
-// 8..31 discard theirs. A deeper tree is left out: a stage of 2 lanes is the one that Halide 21
-// miscompiles (HALIDE-CUDA-NOTES.md, the log-tree of Funcs).
+// shfl.sync.down by 8, 16 and 24; lanes 0..3 each combine 2 of those 8, read by shfl.sync.down
+// by 4; then every lane (s, computed where it is read) combines those 4, read by shfl.sync.idx:
+// 8 shuffles and 8 combines a lane, against 11 and 11 with the 8 read by every lane (s35) and 32
+// and 32 with all 32 (s17), where the statistics were most of the instructions of a 16-bit row
+// of 256 (8 elements a lane). All 32 lanes run the down shuffles, as shfl.sync requires; the
+// lanes past each stage discard theirs. A stage of 2 lanes is left out: it is the one that
+// Halide 21 miscompiles (LowerWarpShuffles takes `lane < 2` for one thread; HALIDE-CUDA-NOTES.md,
+// the log-tree of Funcs), while `lane < 4` is a stage of 4.
 inline void gpu_lane_tree(Func s, const RVar &rl, const LoopLevel &warp) {
-    RVar lo{s.name() + "_lo"}, li{s.name() + "_li"};
-    Var w{s.name() + "_w"};
-    s.update().split(rl, lo, li, 8);
-    Func q = s.update().rfactor(li, w);
-    q.compute_at(warp).gpu_lanes(w);
-    q.update().reorder(lo, w).gpu_lanes(w).unroll(lo);
-    s.update().unroll(li);
+    const std::string n = s.name();
+    RVar lo{n + "_lo"}, li{n + "_li"}, l2{n + "_l2"}, l1{n + "_l1"};
+    Var w{n + "_w"}, u{n + "_u"}, v{n + "_v"};
+    s.update().split(rl, lo, li, 8).split(li, l2, l1, 4);
+    Func q4 = s.update().rfactor(l1, w);   // q4(w), w < 4: over lo and l2
+    Func q8 = q4.update().rfactor(l2, u);  // q8(w, u), lane w + 4 u < 8: over lo
+    q8.compute_at(warp).fuse(w, u, v).gpu_lanes(v);
+    q8.update().fuse(w, u, v).reorder(lo, v).gpu_lanes(v).unroll(lo);
+    q4.compute_at(warp).gpu_lanes(w);
+    q4.update().reorder(l2, w).gpu_lanes(w).unroll(l2);
+    s.update().unroll(l1);
 }
 
 // A statistic reduced by one warp a row, its partials in shared memory and its last step by one
