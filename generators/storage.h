@@ -190,7 +190,18 @@ inline Halide::Expr narrow(const Halide::Expr &f, const Halide::Type &t,
     }
     if (t == UInt(16)) {
         const Type u32 = UInt(32, lanes);
-        const Expr bits = reinterpret(u32, f);
+        Expr bits = reinterpret(u32, f);
+        if (!no_nan && target.has_gpu_feature()) {
+            // CUDA: a NaN that arithmetic makes is PTX's canonical NaN, 0x7fffffff, whose
+            // rounding would carry into the sign (-0); every value narrowed here is such a result
+            // (a sum, a product). Its bits are capped at 0x7fc00000 as a signed integer (one
+            // IMNMX), which rounds to 0x7fc0 and leaves every other value, negative ones included,
+            // as it was. The select on a NaN test took 4 instructions an element (the test's abs
+            // and compare, the select, and a PRMT to put the 16-bit value back in place: SASS of
+            // rmsnorm_residual/warp_regs_1k, s36), this 1.
+            bits = reinterpret(u32, min(reinterpret(Int(32, lanes), bits), 0x7fc00000));
+            no_nan = true;
+        }
         const Expr rounded = (bits + (cast(u32, 0x7fff) + ((bits >> 16) & 1))) >> 16;
         if (no_nan) return cast(UInt(16, lanes), rounded);
         const Expr nan = (bits & cast(u32, 0x7fffffff)) > cast(u32, 0x7f800000);
