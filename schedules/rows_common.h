@@ -20,7 +20,7 @@
 //         row reduces the row's 32 (gpu_rows_final). Any number of passes may read the result.
 //   warp, shuffles (gpu_warp_stat_shfl, the notes' one-warp form): each lane's partial in
 //         lane-striped registers (gpu_lanes), s computed inside the output's lane loop from the
-//         32 partials by a two-step tree of shuffles (gpu_lane_tree). Only the output may read it.
+//         32 partials by a three-step tree of shuffles (gpu_lane_tree). Only the output may read it.
 // Halide 21 pitfalls met on the way (each seen in the lowered statement or the PTX):
 //   - a statistic computed at the warp level (inside gpu_threads, outside gpu_lanes) with
 //     store_in(GPUShared) gets one copy per lane, indexed per lane, in an allocation sized per

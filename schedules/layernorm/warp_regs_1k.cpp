@@ -1,7 +1,7 @@
 // warp_regs_1k: one kernel, one warp a row, 4 rows a block, the row held in registers: rows of
 // at most 1024 elements (row_limit), each lane holding its 32 of them, as float32, twice (x
 // widened, then x less the row's mean). So the row is read from DRAM once. The sum and the sum
-// of squares: each lane's partial from its registers, then the 32 partials combined by 11
+// of squares: each lane's partial from its registers, then the 32 partials combined by 8
 // shuffles (rows_common.h: gpu_lane_tree) inside the lanes of the one stage that reads it. No
 // shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
 // Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to

@@ -3,7 +3,7 @@
 // float32; h is stored again from x and residual, re-read from L1 (Halide 21 put the
 // storage-type copy of h in global memory when the output h read it from the warp's level; so
 // did a padded h read from the registers, s23). The sum of h^2: each lane's partial from its
-// registers, then the 32 partials combined by 11 shuffles (rows_common.h: gpu_lane_tree) inside
+// registers, then the 32 partials combined by 8 shuffles (rows_common.h: gpu_lane_tree) inside
 // the output's lanes. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
 // Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to
 // 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the

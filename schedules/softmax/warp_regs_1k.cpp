@@ -2,7 +2,7 @@
 // at most 1024 elements (row_limit), each lane holding its 32 of them, as float32, twice (x
 // widened, then exp(x - max)). So the row is read from DRAM once and exp computed once an
 // element. The max and the sum: each lane's partial from its registers, then the 32 partials
-// combined by 11 shuffles (rows_common.h: gpu_lane_tree) inside the lanes of the one stage that
+// combined by 8 shuffles (rows_common.h: gpu_lane_tree) inside the lanes of the one stage that
 // reads it. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
 // Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to
 // 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the

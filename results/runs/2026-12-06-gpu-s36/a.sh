@@ -45,6 +45,23 @@ echo "test_python.py: exit $? at $SECONDS s: $(tail -1 $D/python_tests.log)" >> 
 timeout 120 python3 tests/test_torch.py > $D/torch_tests.log 2>&1
 echo "test_torch.py: exit $? at $SECONDS s: $(tail -1 $D/torch_tests.log)" >> $D/log.txt
 pack
+# The copy of this call (the ceiling the grid's TB/s are read against): a device-to-device copy
+# of 1 GiB, CUDA events, the median of 20 after 3 warm-ups (peers.py's copy, in small).
+python3 - > $D/copy.txt 2>&1 <<'PY'
+import statistics, torch
+x = torch.rand(1 << 28, device="cuda")
+y = torch.empty_like(x)
+for _ in range(3):
+    y.copy_(x)
+ts = []
+for _ in range(20):
+    a, b = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    a.record(); y.copy_(x); b.record(); b.synchronize()
+    ts.append(a.elapsed_time(b) * 1e3)
+us = statistics.median(ts)
+print(f"copy 1 GiB: median {us:.1f} us, {2 * x.numel() * 4 / us / 1e6:.3f} TB/s (read + write)")
+PY
+echo "$(cat $D/copy.txt) at $SECONDS s" >> $D/log.txt
 ns="--n 256 --n 1024 --n 4096 --n 16384"
 common="block_row block_row_2k block_row_4k block_row_wide chunked_row staged_row_2k staged_row_8k staged_row_wide warp_regs_1k warp_row adjacent_warp"
 for p in softmax rmsnorm_residual layernorm; do
