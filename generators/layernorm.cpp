@@ -36,10 +36,13 @@ void Layernorm::generate() {
     define_output();
 }
 
-// 1 / sqrt(var + 1e-5) of a row whose sum of squares about its mean is `ss`.
+// 1 / sqrt(var + 1e-5) of a row whose sum of squares about its mean is `ss` (fast_rsqrt: by the
+// hardware's rsqrt and division on CUDA).
 Halide::Expr Layernorm::inv_std(const Halide::Expr &ss) const {
+    const Halide::Expr n = Halide::cast<float>(x.dim(0).extent());
+    if (!fast_rsqrt) return 1.0f / Halide::sqrt(ss / n + 1e-5f);
     const Halide::Target tg = get_target();
-    return rsqrt_for(div_for(ss, Halide::cast<float>(x.dim(0).extent()), tg) + 1e-5f, tg);
+    return rsqrt_for(div_for(ss, n, tg) + 1e-5f, tg);
 }
 
 // rstd (where the chunked form has not defined it) and the output, from xc and sumsq.

@@ -42,7 +42,8 @@ void RmsnormResidual::generate() {
         const Expr sq = hf(r, row) * hf(r, row);
         sumsq(row) += row_pad > 0 ? select(r.x < n, sq, 0.0f) : sq;
     }
-    rstd(row) = rsqrt_for(div_for(sumsq(row), cast<float>(n), tg) + 1e-6f, tg);
+    rstd(row) = fast_rsqrt ? rsqrt_for(div_for(sumsq(row), cast<float>(n), tg) + 1e-6f, tg)
+                           : 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);
     h(i, row) = hs(i, row);
     // The chunked form's output reads h back where the chunks' kernel stored it.
     const Expr hv = chunk_bytes > 0 ? widen(h(i, row), tg, aligned) : hf(i, row);

@@ -25,6 +25,12 @@ public:
     GeneratorParam<int> row_pad{"row_pad", 0};
     // The ladder's step, and the multiple that a longer padded row is (row_pad.h: kPadUnit).
     GeneratorParam<int> row_pad_unit{"row_pad_unit", 256};
+    // CUDA: 1 / sqrt(mean + eps) by the hardware's rsqrt and division (math.h: rsqrt_for,
+    // div_for) instead of IEEE's. Set by a strategy's `params:` tag where the statistic is
+    // computed once a lane (warp_regs_1k): in the block forms, which recompute it in each chunk of
+    // their output loop, the same change ran 0.59 to 0.96x (H100, s36: layernorm float16
+    // block_row_wide, rmsnorm_residual block_row_4k; its registers went 83 -> 94 in float32).
+    GeneratorParam<bool> fast_rsqrt{"fast_rsqrt", false};
 
     Input<Buffer<void, 2>> x{"x"};
     Input<Buffer<void, 2>> residual{"residual"};

@@ -3,7 +3,8 @@
 // widened, then x less the row's mean). So the row is read from DRAM once. The sum and the sum
 // of squares: each lane's partial from its registers, then the 32 partials combined by 8
 // shuffles (rows_common.h: gpu_lane_tree) inside the lanes of the one stage that reads it. No
-// shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
+// shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in). 1 / sqrt by the hardware's rsqrt
+// once a lane (params: fast_rsqrt, generators/layernorm.h).
 // Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to
 // 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
 // row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
@@ -24,7 +25,7 @@
 // long_scoreboard). Longer rows are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
-// params: row_pad=1024
+// params: row_pad=1024 fast_rsqrt=true
 // summary: one warp a row, 4 rows a block, rows of at most 1024 held in registers
 #include "row_funcs.h"
 

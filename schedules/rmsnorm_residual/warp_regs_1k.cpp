@@ -4,7 +4,8 @@
 // storage-type copy of h in global memory when the output h read it from the warp's level; so
 // did a padded h read from the registers, s23). The sum of h^2: each lane's partial from its
 // registers, then the 32 partials combined by 8 shuffles (rows_common.h: gpu_lane_tree) inside
-// the output's lanes. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in).
+// the output's lanes. No shared memory, no barrier (gpu_warp_regs, gpu_warp_stat_in). 1 / sqrt by
+// the hardware's rsqrt once a lane (params: fast_rsqrt, generators/rmsnorm_residual.h).
 // Rows of any length up to 1024 run a constant form: the statistics reduce over the row padded to
 // 256, 512, 768 or 1024 elements (generators/row_pad.h, params row_pad=1024), past N re-reading the
 // row's last 16-byte vector (an odd row: its last element) and masked by a select, and the output
@@ -24,7 +25,7 @@
 // are refused in words.
 // targets: cuda
 // row_limit: 1024 elements
-// params: row_pad=1024
+// params: row_pad=1024 fast_rsqrt=true
 // summary: one warp a row, 4 rows a block, rows of at most 1024 held in registers
 #include "row_funcs.h"
 
