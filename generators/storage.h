@@ -167,9 +167,10 @@ inline Halide::Expr widen(const Halide::Expr &v, const Halide::Target &target,
 // 0x7fff plus the lowest kept bit to the float32's bits and keep the high half (a carry into the
 // exponent is the correct rounding, up to inf; finite values never carry into the sign); a NaN
 // becomes the quiet NaN 0x7fc0, as c10's round_to_nearest_even does (rounding CUDA's NaN,
-// 0x7fffffff, would carry into -0). The NaN test is on the bits: Halide compiles float math with
-// LLVM's no-NaN flags, which entitle LLVM to drop a float NaN test (it dropped one on a float16
-// value), and the PTX and x86 code keep this one (checked in the generated code). float16: the
+// 0x7fffffff, would carry into -0): on CUDA by capping the bits (below), on the CPU by a test on
+// the bits: Halide compiles float math with LLVM's no-NaN flags, which entitle LLVM to drop a
+// float NaN test (it dropped one on a float16 value), and the x86 code keeps this one (checked
+// in the generated code). float16: the
 // hardware's round to nearest even (cvt.rn.f16.f32, vcvtps2ph), on CUDA's unaligned rows behind
 // half_guarded's select (other routes: half_by_hardware(target, aligned, false), else the bits,
 // float_to_half_bits). `no_nan`: the caller has ruled a
