@@ -24,7 +24,6 @@
 
 #include <limits>
 #include <map>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -37,8 +36,10 @@ class IdentityInits : public Halide::Internal::IRMutator {
     using Expr = Halide::Expr;
     using Stmt = Halide::Internal::Stmt;
 
-    int thread_depth_ = 0;           // GPU thread and lane loops around the current node
-    std::set<std::string> private_;  // allocations made inside such a loop
+    int thread_depth_ = 0;  // GPU thread and lane loops around the current node
+    // The allocations in scope, each true where it was made inside such a loop in a thread's own
+    // memory (a name is bound where its Allocate is, so a name reused elsewhere is looked up anew).
+    Halide::Internal::Scope<bool> private_;
     struct Pending {
         Expr index, value;
     };
@@ -167,7 +168,8 @@ class IdentityInits : public Halide::Internal::IRMutator {
                 }
             }
             forget_used(t.get(), pending);
-            if (private_.count(st->name) && is_const_one(st->predicate) && is_const(st->value)) {
+            const bool *mine = private_.find(st->name);
+            if (mine && *mine && is_const_one(st->predicate) && is_const(st->value)) {
                 pending[st->name] = {st->index, st->value};
             }
             if (value.same_as(st->value)) return t;
@@ -202,10 +204,9 @@ class IdentityInits : public Halide::Internal::IRMutator {
     Stmt visit(const Halide::Internal::Allocate *op) override {
         using Halide::MemoryType;
         const MemoryType m = op->memory_type;
-        if (thread_depth_ > 0 &&
-            (m == MemoryType::Auto || m == MemoryType::Stack || m == MemoryType::Register)) {
-            private_.insert(op->name);
-        }
+        const bool mine = thread_depth_ > 0 && (m == MemoryType::Auto || m == MemoryType::Stack ||
+                                                m == MemoryType::Register);
+        Halide::Internal::ScopedBinding<bool> bind(private_, op->name, mine);
         return IRMutator::visit(op);
     }
 };
