@@ -17,7 +17,9 @@ void Layernorm::generate() {
         throw CompileError("layernorm: row_pad is for CUDA's unchunked forms");
     }
     r = RDom(0, row_pad > 0 ? padded_extent(n, row_pad_unit, row_pad) : n, "r");
-    const auto in_row = [&](const Expr &e) { return row_pad > 0 ? select(r.x < n, e, 0.0f) : e; };
+    const auto in_row = [&](const Expr &e) {
+        return row_pad > 0 ? select(in_padded_row(r.x, n, V, aligned), e, 0.0f) : e;
+    };
     const Expr xi = row_pad > 0 ? padded_index(i, n, V, aligned) : Expr(i);
 
     xf(i, row) = widen(x(xi, row), tg, aligned);

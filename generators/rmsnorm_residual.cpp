@@ -40,7 +40,8 @@ void RmsnormResidual::generate() {
         sumsq(row) += part(q, row);
     } else {
         const Expr sq = hf(r, row) * hf(r, row);
-        sumsq(row) += row_pad > 0 ? select(r.x < n, sq, 0.0f) : sq;
+        const Expr in_row = in_padded_row(r.x, n, 16 / x.type().bytes(), aligned);
+        sumsq(row) += row_pad > 0 ? select(in_row, sq, 0.0f) : sq;
     }
     rstd(row) = fast_rsqrt ? rsqrt_for(div_for(sumsq(row), cast<float>(n), tg) + 1e-6f, tg)
                            : 1.0f / sqrt(sumsq(row) / cast<float>(n) + 1e-6f);

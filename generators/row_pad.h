@@ -48,4 +48,16 @@ inline Halide::Expr padded_index(const Halide::Expr &i, const Halide::Expr &n, i
     return select(aligned, by_vector, by_element);
 }
 
+// Whether position i of a padded domain is one of the row's n elements, the statistics' mask.
+// Where `aligned` (n a multiple of V), a whole V-element vector is in or out, so the test is
+// made on its first element: the simplifier folds it to one scalar compare a vector, where
+// i < n itself was one compare an element, whose predicates a two-statistic kernel kept across
+// the passes (layernorm bfloat16 block_row_4k at N <= 4096: an ISETP, a P2R and its restore
+// beside each element's select, in each pass).
+inline Halide::Expr in_padded_row(const Halide::Expr &i, const Halide::Expr &n, int V,
+                                  const Halide::Expr &aligned) {
+    using namespace Halide;
+    return select(aligned, i - i % V < n, i < n);
+}
+
 }  // namespace fuselab

@@ -33,7 +33,7 @@ void Softmax::generate() {
     const int V = 16 / t.bytes();
     r = RDom(0, row_pad > 0 ? padded_extent(n, row_pad_unit, row_pad) : n, "r");
     const auto in_row = [&](const Expr &e, const Expr &identity) {
-        return row_pad > 0 ? select(r.x < n, e, identity) : e;
+        return row_pad > 0 ? select(in_padded_row(r.x, n, V, aligned), e, identity) : e;
     };
     const Expr xi = row_pad > 0 ? padded_index(i, n, V, aligned) : Expr(i);
 

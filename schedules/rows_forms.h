@@ -52,6 +52,15 @@ struct RowFuncs {
         Expr padded;
         int pad = 0, unit = 0;
     } padding;
+    // The output's per-row values (1 / std, layernorm's mean, softmax's 1 / sum), which each of
+    // the output's steps, behind its own tail guard, recomputed (IEEE division and square root:
+    // about 35 instructions a step in layernorm). The block forms compute them once a thread
+    // (hoist_row_values). `via`: the pointwise Func through which the output reads one
+    // (layernorm's xc, which a statistic reads too), cloned for the output.
+    struct RowValue {
+        Func f, via;
+    };
+    std::vector<RowValue> row_values;
 };
 
 struct Form {
@@ -89,6 +98,17 @@ struct Form {
 // (device.cpp: launch_kernel), so a form may hold up to Form::staged_bytes (the H200 allows 227 KB
 // a block).
 constexpr int kStagedBytes = 40960;
+
+// The output's per-row values (RowFuncs::row_values) computed once a thread of a block form, in
+// registers, at the output's thread loop (every cut of the block forms' output names it i_t).
+inline void hoist_row_values(const RowFuncs &f) {
+    const Var t{f.i.name() + "_t"};
+    for (const RowFuncs::RowValue &v : f.row_values) {
+        Func reader = f.out, via = v.via, value = v.f;
+        if (via.defined()) reader = via.clone_in(f.out);
+        value.in(reader).compute_at(f.out, t);
+    }
+}
 
 // The staged rows of a block (warp form) at `block`: the 32 lanes side by side over each row, the
 // rows in thread y, 16 bytes a lane a step.
@@ -216,6 +236,7 @@ inline void gpu_padded_block_rows(RowFuncs f, const Form &form, const Expr &fits
         gpu_stage_row(f.source, block, T, V, SU);
     }
     for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, S);
+    hoist_row_values(f);
 }
 
 // The warp form with its lanes over adjacent elements (Form::adjacent_out), for short rows that
@@ -307,6 +328,7 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
             gpu_stage_row(f.source, block, T, V, U, B);
         }
         for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
+        hoist_row_values(f);
     } else if (form.kind == Form::Block) {
         if (adjacent) {
             Stage odd = f.out.specialize(fits && !f.aligned);
@@ -318,6 +340,7 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO, B);
         if (form.staged) gpu_stage_row(f.source, block, T, V, U, B);
         for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
+        hoist_row_values(f);
         // A bucket: rows of at most B, where every cut of the row is a constant (split_row).
         if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
         f.out.specialize(fits && f.n >= T * V && f.aligned);
