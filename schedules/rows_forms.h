@@ -52,9 +52,9 @@ struct RowFuncs {
         Expr padded;
         int pad = 0, unit = 0;
     } padding;
-    // The output's per-row values (1 / std, layernorm's mean, softmax's 1 / sum), which each of
-    // the output's steps, behind its own tail guard, recomputed (IEEE division and square root:
-    // about 35 instructions a step in layernorm). The block forms compute them once a thread
+    // The output's per-row values (layernorm's mean and 1 / std), which each of the output's
+    // steps, behind its own tail guard, recomputed (IEEE division and square root: about 35
+    // instructions a step in layernorm). The block forms compute them once a thread
     // (hoist_row_values). `via`: the pointwise Func through which the output reads one
     // (layernorm's xc, which a statistic reads too), cloned for the output.
     struct RowValue {
