@@ -23,6 +23,10 @@
 // apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1, odd_ab.py),
 // geometric mean over the grid's unaligned rows: bfloat16 1.54x, float16 1.44x, float32 1.25x.
 // Aligned rows' kernels are unchanged, byte for byte.
+// s37 (H100; results/rows_ncu.md): at N = 4096 in bfloat16 it took 35 instructions an element
+// (softmax's 27), its mask tested per element and its mean and 1 / std recomputed in each output
+// step; tested a vector at once and computed once a thread, 824 -> 712 instructions in the
+// kernel, 1.05x, 0.93 of the copy (results/runs/2026-12-06-gpu-s37, ab_rows_g3.txt, g4/).
 // targets: cuda
 // params: row_pad=8192 row_pad_unit=4096
 // summary: one row a block of 256 threads, rows cut into constant 4096-element chunks
