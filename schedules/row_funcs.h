@@ -31,7 +31,8 @@ inline RowFuncs row_funcs(Softmax &g, bool staged) {
             g.x.type(),
             g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.out),
-            row_padding(g)};
+            row_padding(g),
+            {}};
 }
 
 // rmsnorm_residual: the sum of squares of h = x + residual; the staged row is h (read from x and
@@ -49,7 +50,8 @@ inline RowFuncs row_funcs(RmsnormResidual &g, bool /*staged*/) {
             g.x.type(),
             g.x.dim(0).extent(),
             aligned_rows(V, g.x, g.residual, g.out, g.h),
-            row_padding(g)};
+            row_padding(g),
+            {}};
 }
 
 // layernorm: the sum (of x less its first element), then the sum of squares about the mean; the
