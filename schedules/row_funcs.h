@@ -57,9 +57,9 @@ inline RowFuncs row_funcs(RmsnormResidual &g, bool /*staged*/) {
 // layernorm: the sum (of x less its first element), then the sum of squares about the mean; the
 // staged row is x. The output's mean and 1 / std once a thread in the block forms
 // (hoist_row_values): 1.03 to 1.25x over the block forms at N = 256 to 65536 in 16-bit types
-// (H100, s37 g2/, ab_rows_g2.txt). softmax's 1 / sum and rmsnorm_residual's 1 / std stay where
-// the output reads them: hoisted, their block forms ran 0.83 to 1.14x (softmax block_row_2k) and
-// 0.84 to 1.10x (rmsnorm_residual block_row_4k, whose output is computed with h's).
+// (H100, s37 g2/ and g3/: ab_rows_g3.txt). rmsnorm_residual's 1 / std stays where the output
+// reads it: hoisted, its block_row_4k (whose output is computed with h's) ran 0.84 to 1.07x
+// (g2/). softmax's 1 / sum, one reciprocal, gained nothing measurable hoisted (g2/ against g3/).
 inline RowFuncs row_funcs(Layernorm &g, bool staged) {
     align_buffers(g.x, g.w, g.b, g.out);
     const int V = vec_elems(g.x.type());
