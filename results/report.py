@@ -259,12 +259,22 @@ def row_m(r):
 
 def row_cells(records, suite_only=False):
     """{(workload, dtype, N): [records]} of the row reductions at 2^26 elements a call (M = 2^26 / N,
-    rounded down; the grid's launch-bound shapes of 16 rows are the choice's, not these tables'),
-    at the suite's six N only with `suite_only`."""
+    rounded down), or 2^25 where no larger shape of that N was timed (the grid's launch-bound
+    shapes of 16 rows are the choice's, not these tables'), at the suite's six N only with
+    `suite_only`."""
+    keep = [r for r in records if r["workload"] in ROWS and row_n(r) * row_m(r) >= 1 << 25
+            and (not suite_only or row_n(r) in ROW_N)]
+    # One shape a cell, the largest timed (2^26 over 2^25 elements): a cell's records are then of
+    # one size, so its fastest is the fastest strategy, and its peers those of the same call.
+    largest = {}
+    for r in keep:
+        k = (r["workload"], dtype_of(r), row_n(r))
+        largest[k] = max(largest.get(k, 0), row_m(r))
     cells = {}
-    for r in records:
-        if r["workload"] in ROWS and row_n(r) * row_m(r) >= 1 << 25 and (not suite_only or row_n(r) in ROW_N):
-            cells.setdefault((r["workload"], dtype_of(r), row_n(r)), []).append(r)
+    for r in keep:
+        k = (r["workload"], dtype_of(r), row_n(r))
+        if row_m(r) == largest[k]:
+            cells.setdefault(k, []).append(r)
     return cells
 
 
