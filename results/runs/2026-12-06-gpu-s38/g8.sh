@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# s38's eighth GPU call: issue 29's held-out check of the table shipped now (41ccb8b: the H200's
+# row table from g4 and g7, the new strategies in it). tools/choice_check.py, seed 3801 (12
+# shapes, N log-uniform in 200 .. 120000, each in the three row pipelines, the type in turn):
+# `fuselab run` with no schedule and no tuning record, then every strategy timed at that shape
+# (`fuselab bench`), the pick's time over the winner's. The JSON is rewritten after each case, so
+# a run cut by the call's limit keeps what it measured.
+set -uo pipefail
+bash gpu/carry.sh --unpack || exit 1
+export PYTHONUNBUFFERED=1 FUSELAB_LIBRARY=python/fuselab/libfuselab.so
+D=/tmp/g8
+mkdir -p $D
+{
+    date -u +%Y-%m-%dT%H:%M:%SZ
+    nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.sm,clocks.mem --format=csv
+    cat .carry/commit .carry/status
+} > "$D/machine.txt" 2>&1
+empty=$(mktemp -d)
+trap 'tar czf "$OUT/g8.tar.gz" -C /tmp g8' EXIT
+FUSELAB_TUNING_FILE=$empty/tuning.json timeout "${CHECK_S:-330}" python3 tools/choice_check.py \
+    .carry/fuselab --target cuda --random 12 --seed 3801 --json $D/choice_check_3801.json \
+    > $D/choice_check_3801.txt 2>&1
+echo "choice_check seed 3801: exit $? at $SECONDS s: $(tail -1 $D/choice_check_3801.txt)" >> $D/log.txt
+cat $D/log.txt
