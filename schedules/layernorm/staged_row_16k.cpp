@@ -7,11 +7,11 @@
 // where staged_row_wide's 8192-element chunk gives a 16-bit thread 2. Wins at N = 65536 (128 KB a
 // row, one block an SM): on the H200 1.06x staged_row_wide in bfloat16 and 1.10x in float16 (2.41
 // and 2.54 TB/s, 0.57 and 0.60 of the copy; torch.compile 2.15 and 2.22), on an H100 1.20x and
-// 1.19x (0.72 and 0.77), and 1.04x there at 76272 (results/runs/2026-12-06-gpu-s38, g4/ and g2/).
-// Loses wherever a row ends inside a chunk, whose 4 steps a thread are then guarded one by one
-// (0.48 to 0.64x staged_row_8k at N = 24576 to 37025, 0.83x staged_row_wide at 93173); the stage's
-// steps alone, cut apart from the bucket, gained nothing (g2/: xw_s4, xw_s8), so the chunk's
-// constant passes are the gain. Nsight Compute at bfloat16 65536: results/rows_ncu.md.
+// 1.19x (2.17 and 2.32 TB/s), and 1.04x there at 76272 (results/runs/2026-12-06-gpu-s38, g4/ and
+// g2/). Loses wherever a row ends inside a chunk, whose 4 steps a thread are then guarded one by
+// one (0.48 to 0.64x staged_row_8k at N = 24576 to 37025, 0.83x staged_row_wide at 93173); the
+// stage's steps alone, cut apart from the bucket, gained nothing (g2/: xw_s4, xw_s8), so the
+// chunk's constant passes are the gain. Nsight Compute at bfloat16 65536: results/rows_ncu.md.
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 196608 bytes

@@ -6,11 +6,11 @@
 // already). Every pass over the staged row takes 4 vectors of 16 bytes a thread a chunk, where
 // staged_row_2k's 2048-element chunk gives a 16-bit thread 2. Wins at N = 16384: on the H200 1.10x
 // staged_row_2k in bfloat16 (3.31 TB/s, 0.79 of the copy; torch.compile 3.66) and 1.09x
-// staged_row_8k in float16 (3.42), on an H100 1.06x and 1.04x staged_row_8k (0.89 and 0.91 of the
-// copy), and 1.01 to 1.02x staged_row_2k there at 8192 and 12288 (results/runs/2026-12-06-gpu-s38,
-// g4/, and g1/ and g2/ as x2k_b4). Loses below 8192, where the chunk is mostly past the row's end
-// and its steps guarded one by one (0.54 to 0.85x at N = 2048 to 6144). Rows of at most 40 KB
-// (20480 elements).
+// staged_row_8k in float16 (3.42), on an H100 1.06x and 1.04x staged_row_8k (2.69 and 2.74 TB/s),
+// and 1.01 to 1.02x staged_row_2k there at 8192 and 12288 (results/runs/2026-12-06-gpu-s38, g4/,
+// and g1/ and g2/ as x2k_b4). Loses below 8192, where the chunk is mostly past the row's end and
+// its steps guarded one by one (0.54 to 0.85x at N = 2048 to 6144). Rows of at most 40 KB (20480
+// elements).
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 40960 bytes

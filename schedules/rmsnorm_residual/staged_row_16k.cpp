@@ -6,11 +6,11 @@
 // already). Every pass over the staged row takes 4 vectors of 16 bytes a thread a chunk, where
 // staged_row_wide's 8192-element chunk gives a 16-bit thread 2. Wins at N = 65536: on the H200
 // 1.10x staged_row_wide in bfloat16 (3.49 TB/s, 0.83 of the copy; torch.compile 3.01) and 1.01x in
-// float16 (3.60, 0.86), on an H100 1.09x and 1.02x (bfloat16 0.93 of the copy), and 1.06x
-// staged_row_8k there at bfloat16 49152 (results/runs/2026-12-06-gpu-s38, g4/ and g2/). Loses
-// wherever a row ends inside a chunk, whose 4 steps a thread are then guarded one by one (0.74 to
-// 0.83x staged_row_8k at N = 24576 to 37025); the stage's steps alone, cut apart from the bucket,
-// gained nothing (g2/: xw_s4, xw_s8).
+// float16 (3.60, 0.86), on an H100 1.09x and 1.02x (bfloat16 2.82 TB/s), and 1.06x staged_row_8k
+// there at bfloat16 49152 (results/runs/2026-12-06-gpu-s38, g4/ and g2/). Loses wherever a row ends
+// inside a chunk, whose 4 steps a thread are then guarded one by one (0.74 to 0.83x staged_row_8k
+// at N = 24576 to 37025); the stage's steps alone, cut apart from the bucket, gained nothing (g2/:
+// xw_s4, xw_s8).
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 196608 bytes
