@@ -11,7 +11,10 @@
 // g2/). Loses wherever a row ends inside a chunk, whose 4 steps a thread are then guarded one by
 // one (0.48 to 0.64x staged_row_8k at N = 24576 to 37025, 0.83x staged_row_wide at 93173); the
 // stage's steps alone, cut apart from the bucket, gained nothing (g2/: xw_s4, xw_s8), so the
-// chunk's constant passes are the gain. Nsight Compute at bfloat16 65536: results/rows_ncu.md.
+// chunk's constant passes are the gain. Nsight Compute at bfloat16 65536 on the H200
+// (results/rows_ncu.md, s38): DRAM read once (1.01x the minimum), one block of 16 warps an SM (24%
+// occupancy; 96 registers), 23 instructions an element (staged_row_wide 24), the long-scoreboard
+// stall 2.8 cycles an issue against 3.4.
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 196608 bytes

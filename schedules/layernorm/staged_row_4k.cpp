@@ -10,7 +10,10 @@
 // and 1.01 to 1.02x staged_row_2k there at 8192 and 12288 (results/runs/2026-12-06-gpu-s38, g4/,
 // and g1/ and g2/ as x2k_b4). Loses below 8192, where the chunk is mostly past the row's end and
 // its steps guarded one by one (0.54 to 0.85x at N = 2048 to 6144). Rows of at most 40 KB (20480
-// elements).
+// elements). Nsight Compute at bfloat16 16384 on the H200 (results/rows_ncu.md, s38): DRAM read
+// once, 23 instructions an element against staged_row_8k's 29 and 1.26 M shared-memory wavefronts
+// against 2.08 M, at 26% occupancy (96 registers) against 33%: fewer, wider passes over the staged
+// row outweigh the occupancy.
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 40960 bytes

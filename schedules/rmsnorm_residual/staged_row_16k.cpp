@@ -10,7 +10,10 @@
 // there at bfloat16 49152 (results/runs/2026-12-06-gpu-s38, g4/ and g2/). Loses wherever a row ends
 // inside a chunk, whose 4 steps a thread are then guarded one by one (0.74 to 0.83x staged_row_8k
 // at N = 24576 to 37025); the stage's steps alone, cut apart from the bucket, gained nothing (g2/:
-// xw_s4, xw_s8).
+// xw_s4, xw_s8). Nsight Compute at bfloat16 65536 on the H200 (results/rows_ncu.md, s38): DRAM read
+// once, one block of 16 warps an SM (24% occupancy; 93 registers), 21 instructions an element
+// (staged_row_wide 22), the long-scoreboard stall 7.7 cycles an issue against 8.7: the loads of one
+// block's row still wait with no other block to overlap them.
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 196608 bytes
