@@ -26,7 +26,8 @@ def main(src, out):
                 body.append(f"    {{{c_string(f['name'])}, {c_string(f['arg'])}, {int(f['dim'])}, "
                             f"{float(f['weight'])!r}, {float(f.get('align_weight', 0.0))!r}, "
                             f"{float(f.get('vector_weight', 0.0))!r}, {float(f.get('split', 0.0))!r}, "
-                            f"{float(f.get('split_weight', 0.0))!r}}},")
+                            f"{float(f.get('split_weight', 0.0))!r}, "
+                            f"{float(f.get('fill_weight', 0.0))!r}}},")
             body.append("};")
             at, times, shapes = [], [], []
             for s in p["shapes"]:

@@ -63,6 +63,12 @@ Workload rows(const std::string &pipeline) {
     // held-out samples, with 2^19 and 2^25-element shapes in the table; the H200's table loses
     // with it, 1195 against 1243 of 1352 cells within 1.10x, its rows all past its L2).
     w.cpu_choice_elements_weight = 0.5;
+    // CUDA: how a row fills the row forms' constant chunks (1024 to 16384 elements), half a unit
+    // a unit of summed difference (results/runs/2026-12-06-gpu-s38/choice_fill.txt: the H200's
+    // leave-one-out 1512 -> 1538 of 1700 within 1.10x, geometric mean 1.026 -> 1.023; the H100's
+    // 872 -> 870 of 924; 216 held-out cases of six seeds, each from its device's table, 193
+    // within 1.10x before and after).
+    w.cuda_choice_fill_weight = 0.5;
     // lane_rows runs rows of N <= 48 sixteen at a time, a row a vector lane, and longer ones a row
     // at a time (schedules/rows_common.h: lane_row): a row on the other side is a unit farther
     // (results/runs/2026-12-05-cpu-s31/choice_split.txt: leave-one-out 512 to 518 of 566).

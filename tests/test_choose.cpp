@@ -617,6 +617,54 @@ TEST(Measured, CpuSplitAtTheLaneRowsLength) {
     }
 }
 
+// fill_weight: a row is nearer a shape that fills the row forms' constant chunks as it does. A
+// row of 4100 uses 4 elements of its second 4096 chunk; 4096 fills every chunk, 4200 fills them
+// as 4100 does: 4200 decides, though 4096 is nearer in log2. Only on CUDA (the workload's weight).
+TEST(Measured, ChunkFillDecidesBetweenNearRows) {
+    EXPECT_DOUBLE_EQ(chunk_fill(4096, 4096), 1.0);
+    EXPECT_DOUBLE_EQ(chunk_fill(4100, 4096), 4100.0 / 8192);
+    EXPECT_DOUBLE_EQ(chunk_fill(6144, 4096), 0.75);
+    EXPECT_DOUBLE_EQ(chunk_fill(100, 16384), 100.0 / 16384);
+    auto shape = [](double n, double a, double b) {
+        MeasuredShape s;
+        s.target = "cuda", s.dtype = "float32", s.size = std::to_string(int(n)) + "x64";
+        s.at = {n, 64};
+        s.us = {{"block_row_2k", a}, {"block_row_4k", b}};
+        return s;
+    };
+    MeasuredPipeline p;
+    p.features = {{"N", "x", 0, 1.0, 0.25, 0.5}, {"M", "x", 1, 0.5}};
+    p.features[0].fill_weight = 0.5;
+    p.shapes = {shape(4096, 12, 10), shape(4200, 10, 12)};
+    const std::vector<std::string> names = {"block_row_2k", "block_row_4k"};
+    auto pick = [&](const MeasuredPipeline &q) {
+        const auto c = pick_measured(q, "cuda", "float32", {4100, 64}, names);
+        return c ? c->schedule : std::string("none");
+    };
+    EXPECT_EQ(pick(p), "block_row_2k");
+    MeasuredPipeline plain = p;
+    plain.features[0].fill_weight = 0;
+    EXPECT_EQ(pick(plain), "block_row_4k");
+    std::map<std::string, MeasuredTable> tables;
+    tables["dev"].pipelines["layernorm"] = p;
+    const auto back = measured_from_json(measured_to_json(tables));
+    EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("layernorm").features[0].fill_weight, 0.5);
+    // The workload sets it for CUDA tables only.
+    for (const std::string target : {"cpu", "cuda"}) {
+        std::vector<Measured> rows;
+        for (const char *schedule : {"block_row", "warp_row"}) {
+            Measured m;
+            m.workload = "layernorm", m.size = "4096x64", m.schedule = schedule, m.target = target;
+            m.sample = {"layernorm", schedule, 1, 1e6, 100.0};
+            rows.push_back(m);
+        }
+        const MeasuredTable t = measured_table("dev", "", rows);
+        EXPECT_DOUBLE_EQ(t.pipelines.at("layernorm").features[0].fill_weight,
+                         target == "cuda" ? 0.5 : 0.0)
+            << target;
+    }
+}
+
 // Across tables (a GPU's own, then another GPU's): the first table's pick stands unless a later
 // one's nearest shape is nearer by more than kTableSlack; a later table that alone has a shape
 // near decides.

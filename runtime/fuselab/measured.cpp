@@ -38,7 +38,8 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                         {f.at("name").get<std::string>(), f.at("arg").get<std::string>(),
                          f.at("dim").get<int>(), f.at("weight").get<double>(),
                          f.value("align_weight", 0.0), f.value("vector_weight", 0.0),
-                         f.value("split", 0.0), f.value("split_weight", 0.0)});
+                         f.value("split", 0.0), f.value("split_weight", 0.0),
+                         f.value("fill_weight", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
                     MeasuredShape ms;
@@ -74,7 +75,8 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
                                     {"align_weight", f.align_weight},
                                     {"vector_weight", f.vector_weight},
                                     {"split", f.split},
-                                    {"split_weight", f.split_weight}});
+                                    {"split_weight", f.split_weight},
+                                    {"fill_weight", f.fill_weight}});
             for (const MeasuredShape &s : p.shapes) {
                 shapes.push_back({{"target", s.target},
                                   {"dtype", s.dtype},
@@ -105,7 +107,7 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
             for (int i = 0; i < sp.num_features; i++) {
                 const detail::ShippedFeature &f = sp.features[i];
                 p->features.push_back({f.name, f.arg, f.dim, f.weight, f.align_weight,
-                                       f.vector_weight, f.split, f.split_weight});
+                                       f.vector_weight, f.split, f.split_weight, f.fill_weight});
             }
             p->shapes.reserve(sp.num_shapes);
             for (int i = 0; i < sp.num_shapes; i++) {
@@ -177,6 +179,10 @@ bool whole_vectors_of(double n, int bytes) {
 }
 }  // namespace
 
+double chunk_fill(double n, double chunk) {
+    return n / (std::ceil(n / chunk) * chunk);
+}
+
 bool whole_vectors(double n, const std::string &dtype) {
     return whole_vectors_of(n, element_bytes(dtype));
 }
@@ -216,9 +222,11 @@ void index_measured(MeasuredPipeline &p) {
         MeasuredShape &s = p.shapes[i];
         s.log2_at.clear();
         s.class_at.clear();
+        s.fill_at.clear();
         for (double e : s.at) {
             s.log2_at.push_back(std::log2(e));
             s.class_at.push_back(alignment_class(e));
+            for (double c : kFillChunks) s.fill_at.push_back(chunk_fill(e, c));
         }
         s.times.assign(p.schedules.size(), NAN);
         s.indexed_us = s.us.size();
@@ -273,9 +281,10 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     // The call's own side of each feature, once (a table holds hundreds of shapes).
     std::vector<int> caps(at.size()), classes(at.size());
     std::vector<bool> whole(at.size());
-    std::vector<double> log2_at(at.size());
+    std::vector<double> log2_at(at.size()), fill_at;
     for (size_t i = 0; i < at.size(); i++) {
         log2_at[i] = std::log2(at[i]);
+        for (double c : kFillChunks) fill_at.push_back(chunk_fill(at[i], c));
         caps[i] = p.features[i].vector_weight > 0 ? vector_class : 8;
         classes[i] = alignment_class(at[i], caps[i]);
         whole[i] = whole_vectors_of(at[i], bytes);
@@ -306,6 +315,13 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                 d += f.vector_weight;
             if (f.split_weight > 0 && (at[i] <= f.split) != (s.at[i] <= f.split))
                 d += f.split_weight;
+            if (f.fill_weight > 0) {
+                double fill = 0;
+                for (size_t c = 0; c < kNumFillChunks; c++)
+                    fill += std::fabs(fill_at[i * kNumFillChunks + c] -
+                                      s.fill_at[i * kNumFillChunks + c]);
+                d += f.fill_weight * fill;
+            }
         }
         if (!(d <= kMeasuredNear)) continue;
         Near n{d, &s, 0};

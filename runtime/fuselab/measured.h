@@ -41,7 +41,21 @@ struct MeasuredFeature {
     // holds rows of N <= 48 in vector lanes, schedules/rows_common.h: lane_row); a shape on the
     // other side of it from the call's is split_weight farther.
     double split = 0, split_weight = 0;
+    // Where fill_weight > 0 (the CUDA rows' N): how a row of this length fills the last of each
+    // constant chunk the CUDA row forms cut it by (kFillChunks: the buckets and padding units of
+    // rows_forms.h, 1024 to 16384 elements), chunk_fill; a shape is fill_weight farther a unit of
+    // the fills' summed difference. The bucketed forms run a row's last chunk step by step behind
+    // guards, so their ranks move with it (the H200's leave-one-out: softmax float32 16384x4096
+    // took block_row, 1.53x behind staged_row_8k, from rows that fill the chunks otherwise; with
+    // the term, staged_row_8k; results/runs/2026-12-06-gpu-s38/choice_fill.txt).
+    double fill_weight = 0;
 };
+
+// The constant chunks (elements) the CUDA row forms cut a row by, and a row of n elements' use
+// of its last chunk of each, n / (ceil(n / C) C): 1 where C divides n.
+constexpr double kFillChunks[] = {1024, 2048, 4096, 8192, 16384};
+constexpr size_t kNumFillChunks = sizeof(kFillChunks) / sizeof(kFillChunks[0]);
+double chunk_fill(double n, double chunk);
 
 // The exponent of the largest power of 2 dividing n, at most `cap` (the feature's alignment
 // class).
@@ -58,6 +72,7 @@ struct MeasuredShape {
     // 8), `us` by the pipeline's `schedules` (NaN where not measured), and how many `us` held.
     std::vector<double> log2_at, times;
     std::vector<int> class_at;
+    std::vector<double> fill_at;  // each extent's chunk_fill of each of kFillChunks, in turn
     size_t indexed_us = 0;
 };
 
