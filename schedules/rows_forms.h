@@ -13,6 +13,9 @@
 //          loop of a row of at most B elements has a constant extent, as Triton's kernels have
 //          per power-of-two block; searched by gpu/bucket_search.sh, and shipped as
 //          block_row_2k and block_row_4k (results/runs/2026-12-02-h200-s15)
+//   exact  (a bucket's block form, Form::exact) rows of exactly k B elements (k = 1, 2, 4, ...),
+//          aligned, in kernels of their own with N a constant: no mask, guard or division by N
+//          (results/runs/2026-12-06-gpu-s39, g1/)
 //   registers (gpu_warp_regs_rows, below; the warp_regs strategies) one warp a row, the row's
 //          pointwise stages in lane-striped registers of a constant size, every statistic by
 //          shuffles inside the lanes of the one stage that reads it
@@ -81,6 +84,10 @@ struct Form {
     // form's puts its lanes over adjacent elements in the statistics' passes too
     // (gpu_adjacent_warp_rows).
     bool adjacent_out = false;
+    // Rows of exactly k B elements (bucket B, or a padded form's step), aligned, for k = 1, 2,
+    // 4, ... up to `exact`, specialized with N a constant: every mask and guard of the row, and the
+    // division by N, fold away (the form's other kernels stay for every other N).
+    int exact = 0;
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
@@ -88,6 +95,7 @@ struct Form {
         if (staged) s += "_staged";
         if (bucket > 0) s += "_b" + std::to_string(bucket);
         if (adjacent_out) s += "_adj";
+        if (exact > 0) s += "_e" + std::to_string(exact);
         return s;
     }
 };
@@ -155,6 +163,13 @@ inline bool adjacent_rows(const Form &form, const Type &t) {
 
 // Rung k of the padding's ladder (row_pad.h): rows of (k - 1) * unit + 1 to k * unit elements,
 // bounded on both sides, so that the padded extent folds to its constant there.
+// The exact row lengths of Form::exact: k B for k = 1, 2, 4, ... up to `exact`.
+inline std::vector<int> exact_lengths(const Form &form, int B) {
+    std::vector<int> ns;
+    for (int k = 1; B > 0 && k <= form.exact; k *= 2) ns.push_back(k * B);
+    return ns;
+}
+
 inline Expr pad_rung(const Expr &n, int k, int unit = kPadUnit) {
     return n > (k - 1) * unit && n <= k * unit;
 }
@@ -218,6 +233,10 @@ inline void gpu_padded_block_rows(RowFuncs f, const Form &form, const Expr &fits
         f.out.specialize(fits && f.aligned);
         f.out.specialize(fits && !f.aligned);
     } else {
+        for (int e : exact_lengths(form, f.padding.unit)) {
+            padded_block_output(f.out.specialize(fits && f.n == e && f.aligned), f.i, f.row, T, V,
+                                SO, true);
+        }
         for (int k = 1; k * f.padding.unit <= f.padding.pad; k++) {
             padded_block_output(
                 f.out.specialize(fits && pad_rung(f.n, k, f.padding.unit) && f.aligned), f.i, f.row,
@@ -342,6 +361,7 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
         for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
         hoist_row_values(f);
         // A bucket: rows of at most B, where every cut of the row is a constant (split_row).
+        for (int e : exact_lengths(form, B)) f.out.specialize(fits && f.n == e && f.aligned);
         if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
         f.out.specialize(fits && f.n >= T * V && f.aligned);
         f.out.specialize(fits && f.aligned);

@@ -78,8 +78,9 @@ Workload rows(const std::string &pipeline) {
     // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
     // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,
     // 384 for float32), each of a row count no block of rows divides.
-    w.test_sizes = {{1, 3},   {7, 5},   {1000, 3}, {2056, 3}, {65537, 2},
-                    {33, 17}, {256, 5}, {384, 3},  {20000, 2}};
+    // 2048 to 16384: the bucketed forms' exact kernels (rows_forms.h: Form::exact).
+    w.test_sizes = {{1, 3},   {7, 5},     {1000, 3}, {2056, 3}, {65537, 2}, {33, 17},  {256, 5},
+                    {384, 3}, {20000, 2}, {2048, 3}, {4096, 2}, {8192, 2},  {16384, 2}};
     w.flops = [](const Size &) { return 0.0; };
     w.size_of = [](const Shapes &in) { return Size{in.at("x")[0], in.at("x")[1]}; };
     return w;

@@ -15,6 +15,9 @@
 // (results/rows_ncu.md, s38): DRAM read once (1.01x the minimum), one block of 16 warps an SM (24%
 // occupancy; 96 registers), 23 instructions an element (staged_row_wide 24), the long-scoreboard
 // stall 2.8 cycles an issue against 3.4.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 16384, aligned, in kernels of their own with
+// N a constant, so no mask, guard or division by N is left; on an H100 1.25 and 1.36x there
+// (results/runs/2026-12-06-gpu-s39, g1/). 32768 and 65536 lost (0.90x): left out.
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 196608 bytes
@@ -28,6 +31,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_16k) {
     form.kind = rows::Form::Block, form.threads = 512, form.bucket = 16384, form.staged = true;
     form.adjacent = rows::Form::Always;  // as staged_row_wide (s25 e1/, odd_ab.py)
     form.staged_bytes = 196608;
+    form.exact = 1;  // N = 16384 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 

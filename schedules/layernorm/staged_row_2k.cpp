@@ -15,6 +15,10 @@
 // not 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
 // odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.18x, float16 1.59x, float32
 // 1.20x. Aligned rows' kernels are unchanged, byte for byte.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 2048 and 4096, aligned, in kernels of their
+// own with N a constant, so no mask, guard or division by N is left; on an H100 1.35 and 1.33x at
+// 2048 (bfloat16, float16; float32 1.11x), 1.00 to 1.03x at 4096 (results/runs/2026-12-06-gpu-s39,
+// g1/). 8192 and 16384 lost (0.96 to 0.97x): left out.
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
@@ -26,6 +30,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_2k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 2048, form.staged = true;
     form.adjacent = rows::Form::Always;  // float32 too (s25 e1/, odd_ab.py)
+    form.exact = 2;                      // N = 2048 and 4096 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 

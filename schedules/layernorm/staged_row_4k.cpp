@@ -14,6 +14,9 @@
 // once, 23 instructions an element against staged_row_8k's 29 and 1.26 M shared-memory wavefronts
 // against 2.08 M, at 26% occupancy (96 registers) against 33%: fewer, wider passes over the staged
 // row outweigh the occupancy.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 4096 and 8192, aligned, in kernels of their
+// own with N a constant, so no mask, guard or division by N is left; on an H100 1.22 and 1.21x at
+// 4096, 1.00x at 8192 (results/runs/2026-12-06-gpu-s39, g1/). 16384 lost (0.95x): left out.
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 40960 bytes
@@ -26,6 +29,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_4k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 4096, form.staged = true;
     form.adjacent = rows::Form::Always;  // as staged_row_2k (s25 e1/, odd_ab.py)
+    form.exact = 2;                      // N = 4096 and 8192 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 

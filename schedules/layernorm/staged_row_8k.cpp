@@ -25,6 +25,10 @@
 // 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
 // odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.28x, float16 1.40x; float32
 // 0.85x, so not there. Aligned rows' kernels are unchanged, byte for byte.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 4096, 8192 and 16384, aligned, in kernels of
+// their own with N a constant, so no mask, guard or division by N is left; on an H100 1.02x at
+// 4096, 1.09 to 1.29x at 8192, 1.01 to 1.03x at 16384 (results/runs/2026-12-06-gpu-s39, g1/).
+// Longer rows not tried.
 // targets: cuda
 // params: row_pad=8192 row_pad_unit=4096
 // row_limit: 196608 bytes
@@ -37,6 +41,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_8k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 256, form.bucket = 8192, form.staged = true;
     form.staged_bytes = 196608;
+    form.exact = 4;  // N = 4096, 8192 and 16384 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 

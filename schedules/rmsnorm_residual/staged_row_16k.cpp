@@ -14,6 +14,9 @@
 // once, one block of 16 warps an SM (24% occupancy; 93 registers), 21 instructions an element
 // (staged_row_wide 22), the long-scoreboard stall 7.7 cycles an issue against 8.7: the loads of one
 // block's row still wait with no other block to overlap them.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 16384, aligned, in kernels of their own with
+// N a constant, so no mask, guard or division by N is left; on an H100 1.02x there
+// (results/runs/2026-12-06-gpu-s39, g1/). 32768 and 65536 gained under 1%: left out.
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 196608 bytes
@@ -27,6 +30,7 @@ FUSELAB_SCHEDULE(RmsnormResidual, staged_row_16k) {
     form.kind = rows::Form::Block, form.threads = 512, form.bucket = 16384, form.staged = true;
     form.adjacent = rows::Form::Never;  // as staged_row_wide (s25 e1/, odd_ab.py)
     form.staged_bytes = 196608;
+    form.exact = 1;  // N = 16384 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 

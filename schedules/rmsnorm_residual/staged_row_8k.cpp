@@ -18,6 +18,9 @@
 // for the output too). Tried, same call against 2aa169a's kernels
 // (results/runs/2026-12-04-h200-s25/e1, odd_ab.py), geometric mean over the grid's unaligned rows:
 // bfloat16 0.93x, float16 1.17x, float32 0.90x; not kept (Form::Never).
+// Exact rows (s39, issue 30; Form::exact): rows of N = 8192, aligned, in kernels of their own with
+// N a constant, so no mask, guard or division by N is left; on an H100 1.02 to 1.03x there
+// (results/runs/2026-12-06-gpu-s39, g1/). 16384 gained nothing (0.98 to 1.01x): left out.
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 256 threads, the row staged once in shared memory up to 192 KB
@@ -30,6 +33,7 @@ FUSELAB_SCHEDULE(RmsnormResidual, staged_row_8k) {
     form.kind = rows::Form::Block, form.threads = 256, form.bucket = 8192, form.staged = true;
     form.adjacent = rows::Form::Never;  // its staging alone: slower (s25 e1/, odd_ab.py)
     form.staged_bytes = 196608;
+    form.exact = 1;  // N = 8192 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 

@@ -18,6 +18,10 @@
 // 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
 // odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.32x, float16 1.35x; float32
 // 0.90x, so not there. Aligned rows' kernels are unchanged, byte for byte.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 2048, aligned, in kernels of their own with
+// N a constant, so no mask, guard or division by N is left; on an H100 1.16 and 1.13x there
+// (bfloat16, float16; float32 1.03x) (results/runs/2026-12-06-gpu-s39, g1/). 4096 to 16384 lost
+// (0.95 to 0.99x): left out.
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
@@ -28,6 +32,7 @@ namespace fuselab {
 FUSELAB_SCHEDULE(Softmax, staged_row_2k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 2048, form.staged = true;
+    form.exact = 1;  // N = 2048 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 

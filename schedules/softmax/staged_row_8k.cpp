@@ -26,6 +26,10 @@
 // 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
 // odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.30x, float16 1.16x; float32
 // 0.96x, so not there. Aligned rows' kernels are unchanged, byte for byte.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 4096 and 8192, aligned, in kernels of their
+// own with N a constant, so no mask, guard or division by N is left; on an H100 1.02 to 1.06x at
+// 4096, 1.02 to 1.07x at 8192 (results/runs/2026-12-06-gpu-s39, g1/). 16384 gained nothing (0.99 to
+// 1.00x): left out.
 // targets: cuda
 // params: row_pad=8192 row_pad_unit=4096
 // row_limit: 196608 bytes
@@ -38,6 +42,7 @@ FUSELAB_SCHEDULE(Softmax, staged_row_8k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 256, form.bucket = 8192, form.staged = true;
     form.staged_bytes = 196608;
+    form.exact = 2;  // N = 4096 and 8192 (s39 g1/)
     rows::gpu_rows(g, form, target);
 }
 
