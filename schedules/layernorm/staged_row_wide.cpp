@@ -17,6 +17,10 @@
 // not 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
 // odd_ab.py), geometric mean over the grid's unaligned rows: bfloat16 1.73x, float16 1.75x, float32
 // 1.59x. Aligned rows' kernels are unchanged, byte for byte.
+// Exact rows (s39, issue 30; Form::exact): rows of N = 8192 and 16384, aligned, in kernels of their
+// own with N a constant, so no mask, guard or division by N is left; on an H100 1.28 and 1.29x at
+// 8192 (bfloat16, float16; float32 1.25x), 1.12 to 1.47x at 16384 (results/runs/2026-12-06-gpu-s39,
+// g4/). 32768 gained under 1%: left out.
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 512 threads, the row staged once in shared memory up to 192 KB
@@ -29,6 +33,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_wide) {
     form.kind = rows::Form::Block, form.threads = 512, form.bucket = 8192, form.staged = true;
     form.adjacent = rows::Form::Always;  // float32 too (s25 e1/, odd_ab.py)
     form.staged_bytes = 196608;
+    form.exact = 2;  // N = 8192 and 16384 (s39 g4/)
     rows::gpu_rows(g, form, target);
 }
 

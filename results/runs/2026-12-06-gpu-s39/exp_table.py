@@ -4,7 +4,7 @@
 the best with the x strategies. Usage: python3 exp_table.py DIR (r1_*.json, r2_*.json there)."""
 import glob, json, statistics, sys, collections
 d = sys.argv[1]
-base = {"xb4k_e": "block_row_4k", "xs4k_e": "staged_row_4k", "xs8k_e": "staged_row_8k",
+base = {"xb2k_e": "block_row_2k", "xb4k_e": "block_row_4k", "xs4k_e": "staged_row_4k", "xs8k_e": "staged_row_8k",
         "xs16k_e": "staged_row_16k", "xs2k_e": "staged_row_2k", "xsw_e": "staged_row_wide"}
 t = collections.defaultdict(list)
 for f in sorted(glob.glob(f"{d}/r[12]_*.json")):
