@@ -3,7 +3,8 @@
 # g4/) checked: fuselab_tests over the row pipelines' CUDA variants, the runtime, the measured
 # tables and the choice (8 shards); the CLI sweep of the row pipelines' CUDA variants;
 # test_torch.py; and every layernorm strategy at g2's six exact row shapes, three types, to
-# replace those cells of the H100's table whole.
+# replace those cells of the H100's table whole. On an H200: every row pipeline at those shapes
+# (the H200's table's cells there), then the suite's N beside the peers (g2's part).
 set -uo pipefail
 bash gpu/carry.sh --unpack || exit 1
 export FUSELAB_REQUIRE_CUDA=1 PYTHONUNBUFFERED=1 FUSELAB_LIBRARY=python/fuselab/libfuselab.so
@@ -36,17 +37,45 @@ echo "CLI sweep (the row pipelines' CUDA variants): exit $? at $SECONDS s: $(tai
 grep -E "^FAIL|^summary" $D/sweep_rows.log | head -12 >> $D/log.txt
 pack
 shapes="--shape 2048x32768 --shape 4096x16 --shape 4096x16384 --shape 8192x8192 --shape 16384x16 --shape 16384x4096"
-sel=""
-for s in adjacent_warp block_row block_row_2k block_row_4k block_row_wide chunked_row staged_row_2k \
-    staged_row_8k staged_row_wide warp_regs_1k warp_row adjacent_row staged_row_4k staged_row_16k; do
-    sel+=" --schedule $s"
+common="adjacent_warp block_row block_row_2k block_row_4k block_row_wide chunked_row staged_row_2k staged_row_8k staged_row_wide warp_regs_1k warp_row"
+h200=0
+nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200 && h200=1
+pipes=layernorm
+[ $h200 = 1 ] && pipes="softmax rmsnorm_residual layernorm"
+for p in $pipes; do
+    list=$common
+    [ $p = layernorm ] && list+=" adjacent_row staged_row_4k staged_row_16k"
+    [ $p = rmsnorm_residual ] && list+=" adjacent_row adjacent_staged_2k staged_row_16k"
+    sel=""
+    for s in $list; do sel+=" --schedule $s"; done
+    # shellcheck disable=SC2086
+    timeout 60 python3 tools/row_grid.py --json $D/exact_$p.json --pipeline $p --dtype float32 \
+        --dtype bfloat16 --dtype float16 $shapes $sel > $D/exact_$p.log 2>&1
+    echo "row_grid exact shapes $p: exit $? at $SECONDS s: $(tail -1 $D/exact_$p.log)" >> $D/log.txt
+    pack
 done
-# shellcheck disable=SC2086
-timeout 60 python3 tools/row_grid.py --json $D/exact_layernorm.json --pipeline layernorm --dtype float32 \
-    --dtype bfloat16 --dtype float16 $shapes $sel > $D/exact_layernorm.log 2>&1
-echo "row_grid exact shapes layernorm: exit $? at $SECONDS s: $(tail -1 $D/exact_layernorm.log)" >> $D/log.txt
-pack
 timeout 100 python3 tests/test_torch.py > $D/torch_tests.log 2>&1
 echo "test_torch.py: exit $? at $SECONDS s: $(tail -1 $D/torch_tests.log)" >> $D/log.txt
 pack
+if [ $h200 = 1 ]; then
+    # The H200: the suite's N and 2048 and 8192 at 2^26 elements beside the peers (g2's on the H100).
+    for p in softmax rmsnorm_residual layernorm; do
+        list=$common
+        [ $p = layernorm ] && list+=" adjacent_row staged_row_4k staged_row_16k"
+        [ $p = rmsnorm_residual ] && list+=" adjacent_row adjacent_staged_2k staged_row_16k"
+        sel=""
+        for s in $list; do sel+=" --schedule $s"; done
+        # shellcheck disable=SC2086
+        timeout 60 python3 tools/row_grid.py --json $D/grid_$p.json --pipeline $p --dtype float32 \
+            --dtype bfloat16 --dtype float16 --n 256 --n 1024 --n 2048 --n 4096 --n 8192 --n 16384 \
+            --n 65536 --n 262144 --elements 26 $sel > $D/grid_$p.log 2>&1
+        echo "row_grid suite $p: exit $? at $SECONDS s: $(tail -1 $D/grid_$p.log)" >> $D/log.txt
+        pack
+    done
+    timeout 110 python3 peers/peers.py --workload rows --skip-autotune --time-budget 95 \
+        --row-n 256 --row-n 1024 --row-n 4096 --row-n 16384 --row-n 65536 --row-n 262144 \
+        --dtype float32 --dtype bfloat16 --dtype float16 --json $D/peers_rows.json > $D/peers.log 2>&1
+    echo "peers: exit $? at $SECONDS s: $(tail -1 $D/peers.log)" >> $D/log.txt
+    pack
+fi
 cat $D/log.txt
