@@ -161,8 +161,6 @@ inline bool adjacent_rows(const Form &form, const Type &t) {
     return form.adjacent == Form::Always || (form.adjacent == Form::Bits16 && t.bits() == 16);
 }
 
-// Rung k of the padding's ladder (row_pad.h): rows of (k - 1) * unit + 1 to k * unit elements,
-// bounded on both sides, so that the padded extent folds to its constant there.
 // The exact row lengths of Form::exact: k B for k = 1, 2, 4, ... up to `exact`.
 inline std::vector<int> exact_lengths(const Form &form, int B) {
     std::vector<int> ns;
@@ -170,6 +168,8 @@ inline std::vector<int> exact_lengths(const Form &form, int B) {
     return ns;
 }
 
+// Rung k of the padding's ladder (row_pad.h): rows of (k - 1) * unit + 1 to k * unit elements,
+// bounded on both sides, so that the padded extent folds to its constant there.
 inline Expr pad_rung(const Expr &n, int k, int unit = kPadUnit) {
     return n > (k - 1) * unit && n <= k * unit;
 }
@@ -313,6 +313,14 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
     const int staged_bytes = form.staged_bytes > 0 ? form.staged_bytes : kStagedBytes;
     const Expr fits =
         form.staged ? f.n * f.type.bytes() * rows <= staged_bytes : Internal::const_true();
+    // Form::exact is built where the block form's output is cut by a constant: a bucket, or a
+    // padded step, with one output there; elsewhere it would be silently nothing.
+    if (form.exact > 0 && (form.kind != Form::Block || form.adjacent_out ||
+                           (f.padding.padded.defined() ? f.second.defined() : B == 0))) {
+        throw CompileError(form.name() +
+                           ": exact rows are for the block form cut by a bucket (or a padded step "
+                           "with one output), without adjacent_out");
+    }
     if (f.padding.padded.defined()) {
         if (form.kind != Form::Block) {
             throw CompileError(form.name() + ": padded rows are for the block form");
