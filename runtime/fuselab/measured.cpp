@@ -240,16 +240,19 @@ void index_measured(MeasuredPipeline &p) {
 }
 
 namespace {
+// Whether index_measured's kinds hold every shape of p; each shape's own index is checked where
+// pick_measured reads it (shape_indexed), not here: a pass over every shape of the table was a
+// tenth of a new shape's lookup (s40).
 bool indexed(const MeasuredPipeline &p) {
     size_t n = 0;
     for (const auto &[kind, shapes] : p.by_kind) n += shapes.size();
-    if (n != p.shapes.size()) return false;
-    for (const MeasuredShape &s : p.shapes) {
-        if (s.times.size() != p.schedules.size() || s.log2_at.size() != s.at.size() ||
-            s.class_at.size() != s.at.size() || s.us.size() != s.indexed_us)
-            return false;
-    }
-    return true;
+    return n == p.shapes.size();
+}
+
+bool shape_indexed(const MeasuredPipeline &p, const MeasuredShape &s) {
+    return s.times.size() == p.schedules.size() && s.log2_at.size() == s.at.size() &&
+           s.class_at.size() == s.at.size() && s.fill_at.size() == s.at.size() * kNumFillChunks &&
+           s.us.size() == s.indexed_us;
 }
 }  // namespace
 
@@ -259,11 +262,13 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                                           const std::string &skip_size,
                                           const std::vector<bool> &round_trips) {
     if (at.size() != p.features.size() || at.empty()) return std::nullopt;
-    if (!indexed(p)) {  // a table built by hand (tests) or changed since: an indexed copy
+    // A table built by hand (tests) or changed since: an indexed copy.
+    const auto reindexed = [&]() {
         MeasuredPipeline copy = p;
         index_measured(copy);
         return pick_measured(copy, target, dtype, at, schedules, skip_size, round_trips);
-    }
+    };
+    if (!indexed(p)) return reindexed();
     struct Near {
         double d;
         const MeasuredShape *s;
@@ -304,13 +309,19 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     if (kind == p.by_kind.end()) return std::nullopt;
     for (size_t index : kind->second) {
         const MeasuredShape &s = p.shapes[index];
+        if (!shape_indexed(p, s)) return reindexed();
         if (!skip_size.empty() && s.size == skip_size) continue;
+        // The distance in log2 first: every term adds, and most shapes of a table are farther
+        // than kMeasuredNear in it alone, so the rest is summed only for the others.
         double d = 0;
         for (size_t i = 0; i < at.size(); i++) {
             if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
+            d += p.features[i].weight * std::fabs(log2_at[i] - s.log2_at[i]);
+        }
+        if (!(d <= kMeasuredNear)) continue;
+        for (size_t i = 0; i < at.size(); i++) {
             const MeasuredFeature &f = p.features[i];
-            d += f.weight * std::fabs(log2_at[i] - s.log2_at[i]) +
-                 f.align_weight * std::abs(classes[i] - std::min(s.class_at[i], caps[i]));
+            d += f.align_weight * std::abs(classes[i] - std::min(s.class_at[i], caps[i]));
             if (f.vector_weight > 0 && whole[i] != whole_vectors_of(s.at[i], bytes))
                 d += f.vector_weight;
             if (f.split_weight > 0 && (at[i] <= f.split) != (s.at[i] <= f.split))
@@ -371,7 +382,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                      [](const Near &a, const Near &b) { return a.d < b.d; });
     if (near.size() > kMeasuredNeighbours) near.resize(kMeasuredNeighbours);
     // Each schedule's time over the winner's at each shape, in log, weighted by nearness.
-    std::map<std::string, std::pair<double, double>> score;  // sum w log ratio, sum w
+    // (By schedule: sum w log ratio, sum w.)
+    std::vector<std::pair<double, double>> score(schedules.size(), {0.0, 0.0});
     for (const Near &n : near) {
         double best = INFINITY;
         for (size_t k = 0; k < schedules.size(); k++) {
@@ -380,13 +392,18 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         const double w = 1.0 / (n.d + 0.05);
         for (size_t k = 0; k < schedules.size(); k++) {
             if (std::isnan(time(n, k))) continue;
-            score[schedules[k]].first += w * std::log(time(n, k) / best);
-            score[schedules[k]].second += w;
+            score[k].first += w * std::log(time(n, k) / best);
+            score[k].second += w;
         }
     }
+    // Ranked by that ratio, ties in name order.
     std::vector<std::pair<double, std::string>> ranked;
-    for (const auto &[name, sw] : score) ranked.push_back({std::exp(sw.first / sw.second), name});
-    std::stable_sort(ranked.begin(), ranked.end());
+    for (size_t k = 0; k < schedules.size(); k++) {
+        if (score[k].second > 0)
+            ranked.push_back({std::exp(score[k].first / score[k].second), schedules[k]});
+    }
+    std::sort(ranked.begin(), ranked.end());
+    ranked.erase(std::unique(ranked.begin(), ranked.end()), ranked.end());
     // The CPU: the first strategy with no intermediate in memory, where it is within the margin.
     std::string steadier;
     if (target == "cpu" && round_trips.size() == schedules.size()) {
