@@ -16,6 +16,9 @@
 //   exact  (a bucket's block form, Form::exact) rows of exactly k B elements (k = 1, 2, 4, ...),
 //          aligned, in kernels of their own with N a constant: no mask, guard or division by N
 //          (results/runs/2026-12-06-gpu-s39, g1/)
+//   by_vector (a block form with one output, Form::by_vector) aligned rows' output and staging
+//          cut by the 16-byte vector first, so that a step's tail guard is one test a vector
+//          (block_cut_by_vector; results/runs/2026-12-06-gpu-s40, g1/)
 //   registers (gpu_warp_regs_rows, below; the warp_regs strategies) one warp a row, the row's
 //          pointwise stages in lane-striped registers of a constant size, every statistic by
 //          shuffles inside the lanes of the one stage that reads it
@@ -88,6 +91,9 @@ struct Form {
     // 4, ... up to `exact`, specialized with N a constant: every mask and guard of the row, and the
     // division by N, fold away (the form's other kernels stay for every other N).
     int exact = 0;
+    // The block form's aligned rows (one output) cut by the 16-byte vector first, in the output
+    // and the staging: a step's tail guard is one test a vector (block_cut_by_vector).
+    bool by_vector = false;
     std::string name() const {
         std::string s =
             kind == Block ? "block_t" + std::to_string(threads) : "warp_r" + std::to_string(rows);
@@ -96,6 +102,7 @@ struct Form {
         if (bucket > 0) s += "_b" + std::to_string(bucket);
         if (adjacent_out) s += "_adj";
         if (exact > 0) s += "_e" + std::to_string(exact);
+        if (by_vector) s += "_bv";
         return s;
     }
 };
@@ -159,6 +166,25 @@ inline void stage_adjacent(Func xs, const Expr &aligned, int T, int V, int S) {
 // aligned vectors (Form::adjacent).
 inline bool adjacent_rows(const Form &form, const Type &t) {
     return form.adjacent == Form::Always || (form.adjacent == Form::Bits16 && t.bits() == 16);
+}
+
+// A row-wise stage of one row a block (the output, or the staged row: `blocks` false) on aligned
+// rows, cut by the V-element vector first (RoundUp: exact there, as N is a multiple of V), then
+// as split_row cuts the row (i = k B + u T V + t V + v with a bucket B, else i = (k S + u) T V +
+// t V + v): every step's tail guard is one test of the vector's index, where a guard on i itself
+// is a test an element, whose vector falls back to element-by-element loads and stores.
+inline void block_cut_by_vector(Stage s, const Var &i, const Var &row, const std::string &p, int T,
+                                int V, int S, int B, bool blocks) {
+    Var ik{p + "_k"}, iu{p + "_u"}, it{p + "_t"}, iv{p + "_v"}, iq{p + "_q"};
+    s.split(i, iq, iv, V, TailStrategy::RoundUp);
+    if (B > 0) {
+        s.split(iq, ik, iu, B / V, TailStrategy::GuardWithIf).split(iu, iu, it, T);
+    } else {
+        s.split(iq, ik, it, T, TailStrategy::GuardWithIf)
+            .split(ik, ik, iu, S, TailStrategy::GuardWithIf);
+    }
+    s.reorder(iv, iu, ik, it, row).gpu_threads(it).vectorize(iv).unroll(iu);
+    if (blocks) s.gpu_blocks(row);
 }
 
 // The exact row lengths of Form::exact: k B for k = 1, 2, 4, ... up to `exact`.
@@ -321,6 +347,13 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
                            ": exact rows are for the block form cut by a bucket (or a padded step "
                            "with one output), without adjacent_out");
     }
+    // Form::by_vector likewise: the unpadded block form with one output, without adjacent_out.
+    if (form.by_vector && (form.kind != Form::Block || form.adjacent_out ||
+                           f.padding.padded.defined() || f.second.defined())) {
+        throw CompileError(form.name() +
+                           ": rows cut by the vector first are for the unpadded block form with "
+                           "one output, without adjacent_out");
+    }
     if (f.padding.padded.defined()) {
         if (form.kind != Form::Block) {
             throw CompileError(form.name() + ": padded rows are for the block form");
@@ -363,16 +396,41 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
             odd.gpu_blocks(f.row);
         }
         if (staged_adjacent) stage_adjacent(f.source, f.aligned, T, V, SU);
+        // Form::by_vector: the aligned specializations made before the definition's cut, each
+        // with its own (in the order below: the first that holds runs).
+        const bool by_vector = form.by_vector;
+        if (by_vector) {
+            const std::string p = f.i.name();
+            for (int e : exact_lengths(form, B)) {
+                block_cut_by_vector(f.out.specialize(fits && f.n == e && f.aligned), f.i, f.row, p,
+                                    T, V, SO, B, true);
+            }
+            if (B > 0) {
+                block_cut_by_vector(f.out.specialize(fits && f.n <= B && f.aligned), f.i, f.row, p,
+                                    T, V, SO, B, true);
+            }
+            block_cut_by_vector(f.out.specialize(fits && f.n >= T * V && f.aligned), f.i, f.row, p,
+                                T, V, SO, B, true);
+            block_cut_by_vector(f.out.specialize(fits && f.aligned), f.i, f.row, p, T, V, SO, B,
+                                true);
+            if (form.staged) {
+                const std::vector<Var> a = f.source.args();
+                block_cut_by_vector(f.source.specialize(f.aligned), a[0], a[1], "s", T, V, SU, B,
+                                    false);
+            }
+        }
         const LoopLevel block = gpu_block_rows(f.out, f.i, f.row, T, V, UO, B);
         if (f.second.defined()) gpu_block_rows_with(f.second, f.out, f.i, f.row, T, V, UO, B);
         if (form.staged) gpu_stage_row(f.source, block, T, V, U, B);
         for (Func &s : f.stats) gpu_block_stat(s, f.r, block, f.row, T, V, U, B);
         hoist_row_values(f);
         // A bucket: rows of at most B, where every cut of the row is a constant (split_row).
-        for (int e : exact_lengths(form, B)) f.out.specialize(fits && f.n == e && f.aligned);
-        if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
-        f.out.specialize(fits && f.n >= T * V && f.aligned);
-        f.out.specialize(fits && f.aligned);
+        if (!by_vector) {
+            for (int e : exact_lengths(form, B)) f.out.specialize(fits && f.n == e && f.aligned);
+            if (B > 0) f.out.specialize(fits && f.n <= B && f.aligned);
+            f.out.specialize(fits && f.n >= T * V && f.aligned);
+            f.out.specialize(fits && f.aligned);
+        }
     } else if (form.kind == Form::Warp && form.adjacent_out) {
         gpu_adjacent_warp_rows(f, form, V, UO);
     } else {

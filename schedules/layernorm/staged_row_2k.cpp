@@ -19,6 +19,13 @@
 // own with N a constant, so no mask, guard or division by N is left; on an H100 1.35 and 1.33x at
 // 2048 (bfloat16, float16; float32 1.11x), 1.00 to 1.03x at 4096 (results/runs/2026-12-06-gpu-s39,
 // g1/). 8192 and 16384 lost (0.96 to 0.97x): left out.
+// Aligned rows cut by the vector first (s40, issue 30; Form::by_vector): the output's and the
+// staging's aligned kernels test each 16-byte vector's index once instead of each element, so no
+// vector falls back to element-by-element loads and stores (the statistics' guards stay an
+// element's). The exact kernels are unchanged. On an H100, against the same form without it, same
+// call, at N = 768 to 12288 that no bucket divides (results/runs/2026-12-06-gpu-s40, g1/:
+// hidden_table.md), geometric means float32 1.12x, bfloat16 1.15x, float16 1.14x (0.96x at 12288 to
+// 1.39x at 768).
 // targets: cuda
 // row_limit: 40960 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
@@ -31,6 +38,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_2k) {
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 2048, form.staged = true;
     form.adjacent = rows::Form::Always;  // float32 too (s25 e1/, odd_ab.py)
     form.exact = 2;                      // N = 2048 and 4096 (s39 g1/)
+    form.by_vector = true;               // aligned rows cut by the vector first (s40 g1/)
     rows::gpu_rows(g, form, target);
 }
 

@@ -17,6 +17,12 @@
 // Exact rows (s39, issue 30; Form::exact): rows of N = 4096 and 8192, aligned, in kernels of their
 // own with N a constant, so no mask, guard or division by N is left; on an H100 1.22 and 1.21x at
 // 4096, 1.00x at 8192 (results/runs/2026-12-06-gpu-s39, g1/). 16384 lost (0.95x): left out.
+// Aligned rows cut by the vector first (s40, issue 30; Form::by_vector): the output's and the
+// staging's aligned kernels test each 16-byte vector's index once instead of each element, so no
+// vector falls back to element-by-element loads and stores (the statistics' guards stay an
+// element's). The exact kernels are unchanged. On an H100, against the same form without it, same
+// call, at N = 768 to 12288 that no bucket divides (results/runs/2026-12-06-gpu-s40, g1/:
+// hidden_table.md), geometric means bfloat16 1.32x, float16 1.28x (1.00x at 12288 to 1.96x at 768).
 // targets: cuda
 // dtypes: bfloat16 float16
 // row_limit: 40960 bytes
@@ -30,6 +36,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_4k) {
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 4096, form.staged = true;
     form.adjacent = rows::Form::Always;  // as staged_row_2k (s25 e1/, odd_ab.py)
     form.exact = 2;                      // N = 4096 and 8192 (s39 g1/)
+    form.by_vector = true;               // aligned rows cut by the vector first (s40 g1/)
     rows::gpu_rows(g, form, target);
 }
 
