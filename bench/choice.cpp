@@ -57,6 +57,8 @@ std::vector<MeasuredFeature> features_of(const Workload &w, const std::string &t
     }
     if (target == "cuda" && w.cuda_choice_fill_weight > 0 && !out.empty())
         out.front().fill_weight = w.cuda_choice_fill_weight;
+    if (target == "cuda" && w.cuda_choice_exact_weight > 0 && !out.empty())
+        out.front().exact_weight = w.cuda_choice_exact_weight;
     if (target == "cpu" && w.cpu_choice_elements_weight > 0 && !out.empty())
         out.push_back({"elements", out.front().arg, -1, w.cpu_choice_elements_weight, 0, 0});
     return out;

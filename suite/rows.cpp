@@ -69,6 +69,14 @@ Workload rows(const std::string &pipeline) {
     // 872 -> 870 of 924; 216 held-out cases of six seeds, each from its device's table, 193
     // within 1.10x before and after).
     w.cuda_choice_fill_weight = 0.5;
+    // CUDA: a row length's side of the exact lengths (powers of 2 from 256 to 16384, where row
+    // forms run kernels with N a constant), two units (results/runs/2026-12-06-gpu-s40,
+    // choice_exact/: held out, the H100's table without g1's ten row lengths, picking at them
+    // from one call's times of every strategy, 72 -> 85 of 90 within 1.10x, worst 1.72 -> 1.32x;
+    // s39's 72 held-out cases 67 both; the leave-one-out: the H200's 1538 -> 1523 of 1700
+    // (geometric mean 1.023 -> 1.026; its times at those lengths predate the exact kernels), the
+    // H100's 981 -> 979 of 1050).
+    w.cuda_choice_exact_weight = 2.0;
     // lane_rows runs rows of N <= 48 sixteen at a time, a row a vector lane, and longer ones a row
     // at a time (schedules/rows_common.h: lane_row): a row on the other side is a unit farther
     // (results/runs/2026-12-05-cpu-s31/choice_split.txt: leave-one-out 512 to 518 of 566).

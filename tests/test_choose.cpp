@@ -555,13 +555,14 @@ TEST(Measured, TableFromRowsAndLeaveOneOut) {
 // On the CPU the rows' element count is a feature (suite/rows.cpp): a call of 2^24.6 elements
 // follows a shape of 2^25 elements over one of 2^22 that is nearer in N and M alone (s30's
 // held-out rmsnorm_residual bfloat16 7649x3355: unfused from 8192x512, 2.78x behind). Not on the
-// H200, whose rows are all past its L2.
+// H200, whose rows are all past its L2. (Rows of no exact length, so that CUDA's exact_weight
+// leaves the shapes near.)
 TEST(Measured, CpuWeighsElementCount) {
     for (const std::string target : {"cpu", "cuda"}) {
         std::vector<Measured> rows;
         for (const auto &[size, winner] :
-             {std::pair<std::string, std::string>{"8192x512", "unfused"},
-              {"4096x8192", "lane_rows"}}) {
+             {std::pair<std::string, std::string>{"8000x512", "unfused"},
+              {"4000x8192", "lane_rows"}}) {
             for (const char *schedule : {"unfused", "lane_rows"}) {
                 Measured m;
                 m.workload = "softmax", m.size = size, m.schedule = schedule, m.target = target;
@@ -575,7 +576,7 @@ TEST(Measured, CpuWeighsElementCount) {
         if (target == "cpu") {
             EXPECT_EQ(p.features[2].dim, -1);
             EXPECT_DOUBLE_EQ(p.features[2].weight, 0.5);
-            EXPECT_DOUBLE_EQ(p.shapes[0].at[2], 8192.0 * 512);
+            EXPECT_DOUBLE_EQ(p.shapes[0].at[2], 8000.0 * 512);
         }
         const std::vector<double> at = target == "cpu"
                                            ? std::vector<double>{7649, 3355, 7649.0 * 3355}
@@ -661,6 +662,53 @@ TEST(Measured, ChunkFillDecidesBetweenNearRows) {
         const MeasuredTable t = measured_table("dev", "", rows);
         EXPECT_DOUBLE_EQ(t.pipelines.at("layernorm").features[0].fill_weight,
                          target == "cuda" ? 0.5 : 0.0)
+            << target;
+    }
+}
+
+// exact_weight: a row of 3800 elements ranks the strategies as a row of 2600 does, not as one of
+// 4096, the exact length nearer in log2 (the row forms' kernels with N a constant run there).
+// At 4096 itself, the other way round. Only on CUDA (the workload's weight).
+TEST(Measured, ExactLengthsSeparateNeighbours) {
+    for (double n : {256.0, 1024.0, 4096.0, 16384.0}) EXPECT_TRUE(exact_length(n)) << n;
+    for (double n : {128.0, 255.0, 3800.0, 4097.0, 32768.0, 4096.5})
+        EXPECT_FALSE(exact_length(n)) << n;
+    auto shape = [](double n, double a, double b) {
+        MeasuredShape s;
+        s.target = "cuda", s.dtype = "bfloat16", s.size = std::to_string(int(n)) + "x64";
+        s.at = {n, 64};
+        s.us = {{"block_row_4k", a}, {"staged_row_2k", b}};
+        return s;
+    };
+    MeasuredPipeline p;
+    p.features = {{"N", "x", 0, 1.0, 0.25, 0.5}, {"M", "x", 1, 0.5}};
+    p.features[0].exact_weight = 2.0;
+    p.shapes = {shape(4096, 20, 10), shape(2600, 10, 20)};
+    const std::vector<std::string> names = {"block_row_4k", "staged_row_2k"};
+    auto pick = [&](const MeasuredPipeline &q, double n) {
+        const auto c = pick_measured(q, "cuda", "bfloat16", {n, 64}, names);
+        return c ? c->schedule : std::string("none");
+    };
+    EXPECT_EQ(pick(p, 3800), "block_row_4k");
+    EXPECT_EQ(pick(p, 4096), "staged_row_2k");
+    MeasuredPipeline plain = p;
+    plain.features[0].exact_weight = 0;
+    EXPECT_EQ(pick(plain, 3800), "staged_row_2k");
+    std::map<std::string, MeasuredTable> tables;
+    tables["dev"].pipelines["softmax"] = p;
+    const auto back = measured_from_json(measured_to_json(tables));
+    EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("softmax").features[0].exact_weight, 2.0);
+    for (const std::string target : {"cpu", "cuda"}) {
+        std::vector<Measured> rows;
+        for (const char *schedule : {"block_row", "warp_row"}) {
+            Measured m;
+            m.workload = "softmax", m.size = "4096x64", m.schedule = schedule, m.target = target;
+            m.sample = {"softmax", schedule, 1, 1e6, 100.0};
+            rows.push_back(m);
+        }
+        const MeasuredTable t = measured_table("dev", "", rows);
+        EXPECT_DOUBLE_EQ(t.pipelines.at("softmax").features[0].exact_weight,
+                         target == "cuda" ? 2.0 : 0.0)
             << target;
     }
 }

@@ -72,6 +72,8 @@ struct Workload {
     // ... and, on CUDA only, the weight of the first dimension's chunk fills (measured.h:
     // MeasuredFeature::fill_weight), 0 for none.
     double cuda_choice_fill_weight = 0;
+    // ... and the weight of its side of the exact lengths (MeasuredFeature::exact_weight).
+    double cuda_choice_exact_weight = 0;
     std::vector<Size> test_sizes;  // odd ones, smaller than tiles, barely over halos
     std::vector<ArgShape> (*shapes)(const Size &);
     RefBuffers (*reference)(const Buffers &inputs, const Size &size);

@@ -39,7 +39,7 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                          f.at("dim").get<int>(), f.at("weight").get<double>(),
                          f.value("align_weight", 0.0), f.value("vector_weight", 0.0),
                          f.value("split", 0.0), f.value("split_weight", 0.0),
-                         f.value("fill_weight", 0.0)});
+                         f.value("fill_weight", 0.0), f.value("exact_weight", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
                     MeasuredShape ms;
@@ -76,7 +76,8 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
                                     {"vector_weight", f.vector_weight},
                                     {"split", f.split},
                                     {"split_weight", f.split_weight},
-                                    {"fill_weight", f.fill_weight}});
+                                    {"fill_weight", f.fill_weight},
+                                    {"exact_weight", f.exact_weight}});
             for (const MeasuredShape &s : p.shapes) {
                 shapes.push_back({{"target", s.target},
                                   {"dtype", s.dtype},
@@ -107,7 +108,8 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
             for (int i = 0; i < sp.num_features; i++) {
                 const detail::ShippedFeature &f = sp.features[i];
                 p->features.push_back({f.name, f.arg, f.dim, f.weight, f.align_weight,
-                                       f.vector_weight, f.split, f.split_weight, f.fill_weight});
+                                       f.vector_weight, f.split, f.split_weight, f.fill_weight,
+                                       f.exact_weight});
             }
             p->shapes.reserve(sp.num_shapes);
             for (int i = 0; i < sp.num_shapes; i++) {
@@ -181,6 +183,12 @@ bool whole_vectors_of(double n, int bytes) {
 
 double chunk_fill(double n, double chunk) {
     return n / (std::ceil(n / chunk) * chunk);
+}
+
+bool exact_length(double n) {
+    if (!(n >= 256 && n <= 16384) || n != std::floor(n)) return false;
+    const auto k = static_cast<long>(n);
+    return (k & (k - 1)) == 0;
 }
 
 bool whole_vectors(double n, const std::string &dtype) {
@@ -333,6 +341,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                                       s.fill_at[i * kNumFillChunks + c]);
                 d += f.fill_weight * fill;
             }
+            if (f.exact_weight > 0 && exact_length(at[i]) != exact_length(s.at[i]))
+                d += f.exact_weight;
         }
         if (!(d <= kMeasuredNear)) continue;
         Near n{d, &s, 0};

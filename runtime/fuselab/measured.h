@@ -49,6 +49,13 @@ struct MeasuredFeature {
     // took block_row, 1.53x behind staged_row_8k, from rows that fill the chunks otherwise; with
     // the term, staged_row_8k; results/runs/2026-12-06-gpu-s38/choice_fill.txt).
     double fill_weight = 0;
+    // Where exact_weight > 0 (the CUDA rows' N): a shape on the other side of "an exact length"
+    // (exact_length: a power of 2 from 256 to 16384, the lengths the row forms run in kernels of
+    // their own with N a constant: rows_forms.h Form::exact, the register form's 256, 512 and
+    // 1024) from the call's is exact_weight farther: those kernels run 1.1 to 1.5x faster than
+    // the same strategy's at a row a vector longer or shorter, so a neighbour across the divide
+    // ranks the strategies otherwise.
+    double exact_weight = 0;
 };
 
 // The constant chunks (elements) the CUDA row forms cut a row by, and a row of n elements' use
@@ -56,6 +63,7 @@ struct MeasuredFeature {
 constexpr double kFillChunks[] = {1024, 2048, 4096, 8192, 16384};
 constexpr size_t kNumFillChunks = sizeof(kFillChunks) / sizeof(kFillChunks[0]);
 double chunk_fill(double n, double chunk);
+bool exact_length(double n);
 
 // The exponent of the largest power of 2 dividing n, at most `cap` (the feature's alignment
 // class).

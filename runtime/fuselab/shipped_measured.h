@@ -8,7 +8,7 @@ namespace fuselab::detail {
 struct ShippedFeature {
     const char *name, *arg;
     int dim;
-    double weight, align_weight, vector_weight, split, split_weight, fill_weight;
+    double weight, align_weight, vector_weight, split, split_weight, fill_weight, exact_weight;
 };
 
 struct ShippedTime {
