@@ -8,6 +8,7 @@ bytes.
 """
 import glob
 import json
+import os
 import sys
 
 TYPES = ["float32", "bfloat16", "float16"]
@@ -24,7 +25,9 @@ def main():
             if r.get("ok") and r.get("median_us"):
                 k = (r["workload"], r["dtype"], int(r["size"].split("x")[0]))
                 times.setdefault(k, {})[r["name"]] = (r["median_us"], r["min_bytes"])
-    picks = {(p["pipeline"], p["dtype"], p["n"]): p for p in json.load(open(f"{d}/picks.json"))}
+    picks = {}
+    if os.path.exists(f"{d}/picks.json"):
+        picks = {(p["pipeline"], p["dtype"], p["n"]): p for p in json.load(open(f"{d}/picks.json"))}
     pe = {}
     for r in peers:
         if r["workload"] == "copy" or not r.get("ok") or not r.get("median_us"):
