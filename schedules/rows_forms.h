@@ -16,7 +16,7 @@
 //   exact  (a bucket's block form, Form::exact) rows of exactly k B elements (k = 1, 2, 4, ...),
 //          aligned, in kernels of their own with N a constant: no mask, guard or division by N
 //          (results/runs/2026-12-06-gpu-s39, g1/)
-//   by_vector (a block form with one output, Form::by_vector) aligned rows' output and staging
+//   by_vector (a bucket's block form, one output, Form::by_vector) aligned rows' output and staging
 //          cut by the 16-byte vector first, so that a step's tail guard is one test a vector
 //          (block_cut_by_vector; results/runs/2026-12-06-gpu-s40, g1/)
 //   registers (gpu_warp_regs_rows, below; the warp_regs strategies) one warp a row, the row's
@@ -170,20 +170,19 @@ inline bool adjacent_rows(const Form &form, const Type &t) {
 
 // A row-wise stage of one row a block (the output, or the staged row: `blocks` false) on aligned
 // rows, cut by the V-element vector first (RoundUp: exact there, as N is a multiple of V), then
-// as split_row cuts the row (i = k B + u T V + t V + v with a bucket B, else i = (k S + u) T V +
-// t V + v): every step's tail guard is one test of the vector's index, where a guard on i itself
-// is a test an element, whose vector falls back to element-by-element loads and stores.
+// as split_row cuts the row with a bucket B (i = k B + u T V + t V + v): every step's tail guard
+// is one test of the vector's index, where a guard on i itself is a test an element, whose
+// vector falls back to element-by-element loads and stores.
 inline void block_cut_by_vector(Stage s, const Var &i, const Var &row, const std::string &p, int T,
-                                int V, int S, int B, bool blocks) {
+                                int V, int B, bool blocks) {
     Var ik{p + "_k"}, iu{p + "_u"}, it{p + "_t"}, iv{p + "_v"}, iq{p + "_q"};
-    s.split(i, iq, iv, V, TailStrategy::RoundUp);
-    if (B > 0) {
-        s.split(iq, ik, iu, B / V, TailStrategy::GuardWithIf).split(iu, iu, it, T);
-    } else {
-        s.split(iq, ik, it, T, TailStrategy::GuardWithIf)
-            .split(ik, ik, iu, S, TailStrategy::GuardWithIf);
-    }
-    s.reorder(iv, iu, ik, it, row).gpu_threads(it).vectorize(iv).unroll(iu);
+    s.split(i, iq, iv, V, TailStrategy::RoundUp)
+        .split(iq, ik, iu, B / V, TailStrategy::GuardWithIf)
+        .split(iu, iu, it, T)
+        .reorder(iv, iu, ik, it, row)
+        .gpu_threads(it)
+        .vectorize(iv)
+        .unroll(iu);
     if (blocks) s.gpu_blocks(row);
 }
 
@@ -347,12 +346,13 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
                            ": exact rows are for the block form cut by a bucket (or a padded step "
                            "with one output), without adjacent_out");
     }
-    // Form::by_vector likewise: the unpadded block form with one output, without adjacent_out.
-    if (form.by_vector && (form.kind != Form::Block || form.adjacent_out ||
+    // Form::by_vector likewise: the unpadded block form cut by a bucket, with one output, without
+    // adjacent_out (the forms it was measured in).
+    if (form.by_vector && (form.kind != Form::Block || form.adjacent_out || B == 0 ||
                            f.padding.padded.defined() || f.second.defined())) {
         throw CompileError(form.name() +
-                           ": rows cut by the vector first are for the unpadded block form with "
-                           "one output, without adjacent_out");
+                           ": rows cut by the vector first are for the unpadded block form cut by "
+                           "a bucket, with one output, without adjacent_out");
     }
     if (f.padding.padded.defined()) {
         if (form.kind != Form::Block) {
@@ -403,19 +403,16 @@ void gpu_rows(G &g, RowFuncs f, const Form &form, const Target &target) {
             const std::string p = f.i.name();
             for (int e : exact_lengths(form, B)) {
                 block_cut_by_vector(f.out.specialize(fits && f.n == e && f.aligned), f.i, f.row, p,
-                                    T, V, SO, B, true);
+                                    T, V, B, true);
             }
-            if (B > 0) {
-                block_cut_by_vector(f.out.specialize(fits && f.n <= B && f.aligned), f.i, f.row, p,
-                                    T, V, SO, B, true);
-            }
+            block_cut_by_vector(f.out.specialize(fits && f.n <= B && f.aligned), f.i, f.row, p, T,
+                                V, B, true);
             block_cut_by_vector(f.out.specialize(fits && f.n >= T * V && f.aligned), f.i, f.row, p,
-                                T, V, SO, B, true);
-            block_cut_by_vector(f.out.specialize(fits && f.aligned), f.i, f.row, p, T, V, SO, B,
-                                true);
+                                T, V, B, true);
+            block_cut_by_vector(f.out.specialize(fits && f.aligned), f.i, f.row, p, T, V, B, true);
             if (form.staged) {
                 const std::vector<Var> a = f.source.args();
-                block_cut_by_vector(f.source.specialize(f.aligned), a[0], a[1], "s", T, V, SU, B,
+                block_cut_by_vector(f.source.specialize(f.aligned), a[0], a[1], "s", T, V, B,
                                     false);
             }
         }
