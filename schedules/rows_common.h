@@ -20,7 +20,8 @@
 //         row reduces the row's 32 (gpu_rows_final). Any number of passes may read the result.
 //   warp, shuffles (gpu_warp_stat_shfl, the notes' one-warp form): each lane's partial in
 //         lane-striped registers (gpu_lanes), s computed inside the output's lane loop from the
-//         32 partials by a three-step tree of shuffles (gpu_lane_tree). Only the output may read it.
+//         32 partials by a three-step tree of shuffles (gpu_lane_tree). Only the output may read
+//         it.
 // Halide 21 pitfalls met on the way (each seen in the lowered statement or the PTX):
 //   - a statistic computed at the warp level (inside gpu_threads, outside gpu_lanes) with
 //     store_in(GPUShared) gets one copy per lane, indexed per lane, in an allocation sized per
@@ -72,15 +73,25 @@ inline int cpu_lanes(const Target &t) {
     return t.natural_vector_size<float>();
 }
 
-// A row-wise output on the CPU: rows in parallel tasks of at least ~16K elements (one row where
-// rows are longer), each row's elements in vectors of the native width. Returns the level of one
-// row, where its statistics are computed (the row stays in L1/L2 between the passes), and sets
-// `task` (where given) to the level of one task, where a row's scratch can be allocated.
-inline LoopLevel cpu_rows(Func out, const Var &i, const Var &row, const Expr &n, const Target &t,
-                          LoopLevel *task = nullptr) {
+// Rows a parallel task on the CPU, for N x M rows: one contiguous share of the rows a thread of
+// Halide's pool (halide_get_num_threads, read once a call), as ONNX Runtime splits them, but at
+// least ~16K elements (one row where rows are longer). Tasks of 16K elements, taken from the pool
+// one at a time, ran softmax float32 1.4 to 1.7x slower on a 2-core Zen 5 VM (alternating runs,
+// results/runs/2026-12-06-gpu-s41/cpu_tasks); a share a thread ran level with ONNX Runtime there.
+inline Expr cpu_rows_per_task(const Expr &n, const Expr &m) {
+    const Expr threads = max(
+        1, Internal::Call::make(Int(32), "halide_get_num_threads", {}, Internal::Call::PureExtern));
+    return max(1, 16384 / max(n, 1), (m + threads - 1) / threads);
+}
+
+// A row-wise output on the CPU: N x M rows in parallel tasks (cpu_rows_per_task), each row's
+// elements in vectors of the native width. Returns the level of one row, where its statistics
+// are computed (the row stays in L1/L2 between the passes), and sets `task` (where given) to the
+// level of one task, where a row's scratch can be allocated.
+inline LoopLevel cpu_rows(Func out, const Var &i, const Var &row, const Expr &n, const Expr &m,
+                          const Target &t, LoopLevel *task = nullptr) {
     Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
-    const Expr rows_per_task = max(1, 16384 / max(n, 1));
-    out.split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
+    out.split(row, rowo, rowi, cpu_rows_per_task(n, m), TailStrategy::GuardWithIf)
         .vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf)
         .parallel(rowo);
     if (task) *task = LoopLevel(out, rowo);
@@ -90,10 +101,9 @@ inline LoopLevel cpu_rows(Func out, const Var &i, const Var &row, const Expr &n,
 // The same for a second output computed with the first (rmsnorm_residual's h with out): the same
 // loop nest, fused with `out` at its row level.
 inline void cpu_rows_with(Func f, Func out, const Var &i, const Var &row, const Expr &n,
-                          const Target &t) {
+                          const Expr &m, const Target &t) {
     Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
-    const Expr rows_per_task = max(1, 16384 / max(n, 1));
-    f.split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
+    f.split(row, rowo, rowi, cpu_rows_per_task(n, m), TailStrategy::GuardWithIf)
         .vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf)
         .parallel(rowo)
         .compute_with(out, rowi);
@@ -220,12 +230,12 @@ inline void cpu_rows_specialize(Func out, const Expr &n, const Target &t,
 
 // A row statistic on the CPU as its own parallel loop over rows (in tasks as cpu_rows), each
 // row reduced as cpu_stat, the results in a buffer of M values.
-inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, const Target &t) {
+inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, const Expr &m,
+                          const Target &t) {
     Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
-    const Expr rows_per_task = max(1, 16384 / max(n, 1));
     Func k = s.in();
     k.compute_root()
-        .split(row, rowo, rowi, rows_per_task, TailStrategy::GuardWithIf)
+        .split(row, rowo, rowi, cpu_rows_per_task(n, m), TailStrategy::GuardWithIf)
         .parallel(rowo);
     cpu_stat(s, r, LoopLevel(k, rowi), t, n, false, 1);
 }
@@ -244,8 +254,9 @@ inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const LoopL
 }
 
 // A 2-D pointwise Func as its own parallel loop nest (the unfused form's stages).
-inline void cpu_root_2d(Func f, const Var &i, const Var &row, const Expr &n, const Target &t) {
-    cpu_rows(f.compute_root(), i, row, n, t);
+inline void cpu_root_2d(Func f, const Var &i, const Var &row, const Expr &n, const Expr &m,
+                        const Target &t) {
+    cpu_rows(f.compute_root(), i, row, n, m, t);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -40,7 +40,8 @@ FUSELAB_SCHEDULE(Layernorm, block_row) {
         fuselab::wide_accesses(g, target);
         g.out.specialize(rows::aligned_rows(V, g.x, g.out));
     } else {
-        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target);
+        const LoopLevel row =
+            rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), g.x.dim(1).extent(), target);
         rows::cpu_stat(g.sum, g.r.x, row, target, g.x.dim(0).extent(), true);
         rows::cpu_stat(g.sumsq, g.r.x, row, target, g.x.dim(0).extent(), true);
         rows::cpu_rows_specialize(g.out, g.x.dim(0).extent(), target, true);

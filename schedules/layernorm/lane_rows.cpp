@@ -20,7 +20,7 @@ FUSELAB_SCHEDULE(Layernorm, lane_rows) {
     using namespace Halide;
     const Expr n = g.x.dim(0).extent();
     LoopLevel task;
-    rows::cpu_rows(g.out, g.i, g.row, n, target, &task);
+    rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target, &task);
     rows::cpu_lane_stat(g.sum, g.r.x, g.row, task, target, n);
     rows::cpu_lane_stat(g.sumsq, g.r.x, g.row, task, target, n);
 }

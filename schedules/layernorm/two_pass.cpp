@@ -42,7 +42,7 @@ FUSELAB_SCHEDULE(Layernorm, two_pass) {
         const LoopLevel row(g.rstd, g.row);
         rows::cpu_stat(g.sum, g.r.x, row, target, n);
         rows::cpu_stat(g.sumsq, g.r.x, row, target, n);
-        rows::cpu_rows(g.out, g.i, g.row, n, target);
+        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
     }
 }
 

@@ -37,8 +37,8 @@ FUSELAB_SCHEDULE(RmsnormResidual, block_row) {
         fuselab::wide_accesses(g, target);
         g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
     } else {
-        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, target);
-        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, target);
+        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
         rows::cpu_stat(g.sumsq, g.r.x, row, target, n, false, 1);
     }
 }

@@ -35,13 +35,13 @@ FUSELAB_SCHEDULE(RmsnormResidual, two_pass) {
         g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
     } else {
         Var ro{"row_o"}, ri{"row_i"};
-        const Expr rows_per_task = max(1, 16384 / max(n, 1));
         g.rstd.compute_root()
-            .split(g.row, ro, ri, rows_per_task, TailStrategy::GuardWithIf)
+            .split(g.row, ro, ri, rows::cpu_rows_per_task(n, g.x.dim(1).extent()),
+                   TailStrategy::GuardWithIf)
             .parallel(ro);
         rows::cpu_stat(g.sumsq, g.r.x, LoopLevel(g.rstd, ri), target, n, false, 1);
-        rows::cpu_rows(g.out, g.i, g.row, n, target);
-        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, target);
+        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
     }
 }
 

@@ -36,10 +36,10 @@ FUSELAB_SCHEDULE(RmsnormResidual, unfused) {
         rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
         fuselab::wide_accesses(g, target);
     } else {
-        rows::cpu_root_2d(g.hs, g.i, g.row, n, target);
-        rows::cpu_rows(g.h, g.i, g.row, n, target);
-        rows::cpu_stat_root(g.sumsq, g.r.x, g.row, n, target);
-        rows::cpu_rows(g.out, g.i, g.row, n, target);
+        rows::cpu_root_2d(g.hs, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_rows(g.h, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_stat_root(g.sumsq, g.r.x, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
     }
 }
 

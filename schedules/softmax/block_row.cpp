@@ -19,7 +19,9 @@
 // threads.txt, ort_sumexp.txt). ONNX Runtime's exponential (14 vector operations, one of them
 // vscalefps) writes the output in its own pass, the stores' misses under the arithmetic, and
 // rescales it in place; a Halide Func cannot feed a sum that a later stage of its own reads, so
-// here the output's stores come in their own short pass.
+// here the output's stores come in their own short pass. Since s41 the rows go one contiguous
+// share a thread (rows_common.h: cpu_rows_per_task), 0.72x to 0.85x the time of 16K-element tasks
+// at float32 N = 1024 and 16384 (results/runs/2026-12-06-gpu-s41/cpu_tasks/ab2_summary.txt).
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
 // correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
 // predates it, and the change is not timed yet.
@@ -48,7 +50,8 @@ FUSELAB_SCHEDULE(Softmax, block_row) {
         g.out.specialize(rows::aligned_rows(V, g.x, g.out));
     } else {
         LoopLevel task;
-        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(), target, &task);
+        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, g.x.dim(0).extent(),
+                                             g.x.dim(1).extent(), target, &task);
         rows::cpu_stat(g.mx, g.r.x, row, target, g.x.dim(0).extent(), true);
         rows::cpu_row_stage(g.ex, g.i, row, task, target);
         rows::cpu_stat(g.sum, g.r.x, row, target, g.x.dim(0).extent(), true);

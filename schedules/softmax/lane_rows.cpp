@@ -24,7 +24,7 @@ FUSELAB_SCHEDULE(Softmax, lane_rows) {
     using namespace Halide;
     const Expr n = g.x.dim(0).extent();
     LoopLevel task;
-    rows::cpu_rows(g.out, g.i, g.row, n, target, &task);
+    rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target, &task);
     rows::cpu_lane_stat(g.mx, g.r.x, g.row, task, target, n);
     g.ex.compute_at(task).vectorize(g.i, rows::cpu_lanes(target), TailStrategy::GuardWithIf);
     rows::cpu_lane_stat(g.sum, g.r.x, g.row, task, target, n);

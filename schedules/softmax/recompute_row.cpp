@@ -21,7 +21,7 @@ namespace fuselab {
 FUSELAB_SCHEDULE(Softmax, recompute_row) {
     using namespace Halide;
     const Expr n = g.x.dim(0).extent();
-    const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, target);
+    const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
     rows::cpu_stat(g.mx, g.r.x, row, target, n, true);
     rows::cpu_stat(g.sum, g.r.x, row, target, n, true);
     g.out.unroll(g.i, 4, TailStrategy::GuardWithIf);

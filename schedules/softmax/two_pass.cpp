@@ -42,7 +42,7 @@ FUSELAB_SCHEDULE(Softmax, two_pass) {
         const LoopLevel row(g.inv, g.row);
         rows::cpu_stat(g.mx, g.r.x, row, target, n);
         rows::cpu_stat(g.sum, g.r.x, row, target, n);
-        rows::cpu_rows(g.out, g.i, g.row, n, target);
+        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
     }
 }
 

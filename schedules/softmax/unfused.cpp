@@ -34,10 +34,10 @@ FUSELAB_SCHEDULE(Softmax, unfused) {
         rows::align_buffers(g.x, g.out);
         fuselab::wide_accesses(g, target);
     } else {
-        rows::cpu_stat_root(g.mx, g.r.x, g.row, n, target);
-        rows::cpu_root_2d(g.ex, g.i, g.row, n, target);
-        rows::cpu_stat_root(g.sum, g.r.x, g.row, n, target);
-        rows::cpu_rows(g.out, g.i, g.row, n, target);
+        rows::cpu_stat_root(g.mx, g.r.x, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_root_2d(g.ex, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_stat_root(g.sum, g.r.x, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
     }
 }
 
