@@ -3,13 +3,14 @@
 // elements (rows_forms.h: Form::staged, Form::bucket): the sum and the sum of squares about the
 // mean reduced from the staged row, then the output from it. No intermediate in global memory, and
 // the later passes read shared memory instead of L1/L2 (the unstaged forms' second and third
-// reads). The cost: the row's bytes of shared memory a block (at most 40 KB of the 48 KB Halide 21
-// launches with), so fewer blocks an SM on long rows, and rows past 40960 bytes are refused in
-// words (row_limit below; runtime: Variant::row_limit). Wins at N = 4096 to 16384: float32 N = 4096
-// 3.81, 8192 3.80; bfloat16 8192 2.91, 16384 2.79; float16 4096 2.94, 8192 3.51, 16384 3.10. Loses
-// at N <= 2048 (warp_regs_1k, warp_row, block_row_2k). H200 TB/s at the minimum bytes,
-// results/runs/2026-12-03-h200-s16 (b/, summary.txt; copy 4.21). Found by the bucket search
-// (gpu/bucket_search.sh; results/runs/2026-12-02-h200-s15/bucket_search).
+// reads). The cost: the row's bytes of shared memory a block (up to 192 KB since s41; past 48 KB
+// fuselab's runtime raises the kernel's limit at the launch), so fewer blocks an SM on long rows,
+// and rows past 196608 bytes are refused in words (row_limit below; runtime: Variant::row_limit).
+// Wins at N = 4096 to 16384: float32 N = 4096 3.81, 8192 3.80; bfloat16 8192 2.91, 16384 2.79;
+// float16 4096 2.94, 8192 3.51, 16384 3.10. Loses at N <= 2048 (warp_regs_1k, warp_row,
+// block_row_2k). H200 TB/s at the minimum bytes, results/runs/2026-12-03-h200-s16 (b/, summary.txt;
+// copy 4.21). Found by the bucket search (gpu/bucket_search.sh;
+// results/runs/2026-12-02-h200-s15/bucket_search).
 // Rows that are not whole aligned vectors (s25, issue 30; Form::adjacent, every type): the staging
 // and the output put the threads over adjacent elements (a warp's access 32 consecutive elements,
 // not 32 a vector apart). Same call against 2aa169a's kernels (results/runs/2026-12-04-h200-s25/e1,
@@ -26,8 +27,12 @@
 // call, at N = 768 to 12288 that no bucket divides (results/runs/2026-12-06-gpu-s40, g1/:
 // hidden_table.md), geometric means float32 1.12x, bfloat16 1.15x, float16 1.14x (0.96x at 12288 to
 // 1.39x at 768).
+// Rows past 40 KB (s41, issue 30; Form::staged_bytes 192 KB, was 40 KB): on an H100, the same call
+// (results/runs/2026-12-06-gpu-s41, e1/: e1_table.txt, the experimental copy x2kbv), float32 12288
+// 2.71 TB/s against block_row_4k's 2.65, 14336 2.78 (2.46); at 20480 it loses (2.22 against
+// staged_row_8k's 2.38). Rows within 40 KB run the same kernels as before.
 // targets: cuda
-// row_limit: 40960 bytes
+// row_limit: 196608 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
 #include "row_funcs.h"
 
@@ -37,6 +42,7 @@ FUSELAB_SCHEDULE(Layernorm, staged_row_2k) {
     rows::Form form;
     form.kind = rows::Form::Block, form.threads = 128, form.bucket = 2048, form.staged = true;
     form.adjacent = rows::Form::Always;  // float32 too (s25 e1/, odd_ab.py)
+    form.staged_bytes = 196608;          // rows past 40 KB (s41 e1/)
     form.exact = 2;                      // N = 2048 and 4096 (s39 g1/)
     form.by_vector = true;               // aligned rows cut by the vector first (s40 g1/)
     rows::gpu_rows(g, form, target);
