@@ -3,8 +3,8 @@
 # KB; the CPU rows' tasks): fuselab_tests over the row pipelines' CUDA variants, the runtime, the
 # measured tables and the choice (8 shards), then by the card that came:
 # - an H200: every fused row strategy of the three pipelines in three types at every row shape of
-#   results/h200.json (s38's lists) and s40 g1's ten hidden lengths, and the peers at the suite's
-#   N, the same call: the H200's table again (h1.sh's, which never got an H200);
+#   results/h200.json (s38's lists) and s40 g1's ten hidden lengths: the H200's table again
+#   (h1.sh's, which never got an H200; no peers: 486 s of device time were left);
 # - an H100: every fused row strategy of softmax and layernorm at the shapes of results/h100.json
 #   where staged_row_2k newly runs (float32 N in (10240, 49152], 16-bit N in (20480, 98304]),
 #   each (pipeline, shape, type) from this one run; then the CLI sweep of the row pipelines.
@@ -47,23 +47,17 @@ sel_for() {
 if nvidia-smi --query-gpu=name --format=csv,noheader | grep -q H200; then
     for p in softmax rmsnorm_residual layernorm; do
         # shellcheck disable=SC2046,SC2086
-        timeout 110 python3 tools/row_grid.py --json $D/table_$p.json --pipeline $p --dtype float32 \
+        timeout 95 python3 tools/row_grid.py --json $D/table_$p.json --pipeline $p --dtype float32 \
             --dtype bfloat16 --dtype float16 $(cat $S/shapes_h200_$p.txt) $(sel_for $p) > $D/table_$p.log 2>&1
         echo "row_grid table $p: exit $? at $SECONDS s: $(tail -1 $D/table_$p.log)" >> $D/log.txt
         pack
         # shellcheck disable=SC2046,SC2086
-        timeout 40 python3 tools/row_grid.py --json $D/hidden_$p.json --pipeline $p --dtype float32 \
+        timeout 25 python3 tools/row_grid.py --json $D/hidden_$p.json --pipeline $p --dtype float32 \
             --dtype bfloat16 --dtype float16 --n 768 --n 1536 --n 2040 --n 2560 --n 3072 --n 4000 \
             --n 5120 --n 6144 --n 11008 --n 12288 --elements 26 $(sel_for $p) > $D/hidden_$p.log 2>&1
         echo "row_grid hidden $p: exit $? at $SECONDS s: $(tail -1 $D/hidden_$p.log)" >> $D/log.txt
         pack
     done
-    timeout 150 python3 peers/peers.py --workload rows --skip-autotune --time-budget 135 \
-        --row-n 256 --row-n 1024 --row-n 2048 --row-n 4096 --row-n 8192 --row-n 16384 --row-n 65536 \
-        --row-n 262144 --dtype float32 --dtype bfloat16 --dtype float16 \
-        --json $D/peers_rows.json > $D/peers.log 2>&1
-    echo "peers: exit $? at $SECONDS s: $(tail -1 $D/peers.log)" >> $D/log.txt
-    pack
 else
     for p in softmax layernorm; do
         # shellcheck disable=SC2046,SC2086
@@ -76,7 +70,7 @@ else
         echo "row_grid 16-bit long $p: exit $? at $SECONDS s: $(tail -1 $D/long16_$p.log)" >> $D/log.txt
         pack
     done
-    timeout 150 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda --pipeline softmax \
+    timeout 130 python3 tests/test_cli_sweep.py .carry/fuselab --target cuda --pipeline softmax \
         --pipeline rmsnorm_residual --pipeline layernorm --no-default-size --jobs 12 > $D/sweep_rows.log 2>&1
     echo "CLI sweep (the row pipelines' CUDA variants): exit $? at $SECONDS s: $(tail -1 $D/sweep_rows.log)" >> $D/log.txt
     grep -E "^FAIL|^summary" $D/sweep_rows.log | head -12 >> $D/log.txt
