@@ -27,10 +27,11 @@
 // call, at N = 768 to 12288 that no bucket divides (results/runs/2026-12-06-gpu-s40, g1/:
 // hidden_table.md), geometric means float32 1.12x, bfloat16 1.15x, float16 1.14x (0.96x at 12288 to
 // 1.39x at 768).
-// Rows past 40 KB (s41, issue 30; Form::staged_bytes 192 KB, was 40 KB): on an H100, the same call
-// (results/runs/2026-12-06-gpu-s41, e1/: e1_table.txt, the experimental copy x2kbv), float32 12288
-// 2.71 TB/s against block_row_4k's 2.65, 14336 2.78 (2.46); at 20480 it loses (2.22 against
-// staged_row_8k's 2.38). Rows within 40 KB run the same kernels as before.
+// Rows past 40 KB (s41, issue 30; Form::staged_bytes 192 KB, was 40 KB): on an H100
+// (results/runs/2026-12-06-gpu-s41: e1/ and f1/, f1_table.txt), float32 12288 2.68 TB/s against
+// block_row_4k's 2.63; at the other 18 float32 shapes of the H100's table from 11008 to 47968 it
+// loses (0.63x to 1.00x; block_row_4k, staged_row_8k, chunked_row). Kept because the choice reads
+// it by measurement, and rows within 40 KB run the same kernels as before.
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
