@@ -20,8 +20,8 @@
 //         row reduces the row's 32 (gpu_rows_final). Any number of passes may read the result.
 //   warp, shuffles (gpu_warp_stat_shfl, the notes' one-warp form): each lane's partial in
 //         lane-striped registers (gpu_lanes), s computed inside the output's lane loop from the
-//         32 partials by a three-step tree of shuffles (gpu_lane_tree). Only the output may read
-//         it.
+//         32 partials by a three-step tree of shuffles (gpu_lane_tree). Only the output may
+//         read it.
 // Halide 21 pitfalls met on the way (each seen in the lowered statement or the PTX):
 //   - a statistic computed at the warp level (inside gpu_threads, outside gpu_lanes) with
 //     store_in(GPUShared) gets one copy per lane, indexed per lane, in an allocation sized per
@@ -76,7 +76,7 @@ inline int cpu_lanes(const Target &t) {
 // Rows a parallel task on the CPU, for N x M rows: one contiguous share of the rows a thread of
 // Halide's pool (halide_get_num_threads, read once a call), as ONNX Runtime splits them, but at
 // least ~16K elements (one row where rows are longer). Tasks of 16K elements, taken from the pool
-// one at a time, ran softmax float32 1.4 to 1.7x slower on a 2-core Zen 5 VM (alternating runs,
+// one at a time, ran softmax float32 1.3 to 1.7x slower on a 2-core Zen 5 VM (alternating runs,
 // results/runs/2026-12-06-gpu-s41/cpu_tasks); a share a thread ran level with ONNX Runtime there.
 inline Expr cpu_rows_per_task(const Expr &n, const Expr &m) {
     const Expr threads = max(
