@@ -31,13 +31,14 @@
 // 1.05x, bfloat16 1.08x, float16 1.06x (0.97x at 4000, 1.34x at 768).
 // Rows past 40 KB (s41, issue 30; Form::staged_bytes 192 KB, was 40 KB): float32 rows from 10240 to
 // 20480 elements, where the 40 KB forms stopped and staged_row_8k's last chunk runs part empty, ran
-// 0.74 to 0.80 of the copy in block_row_wide. On an H100 (results/runs/2026-12-06-gpu-s41: e1/,
-// e1_table.txt, an experimental copy beside the peers; f1/, f1_table.txt, this build at the H100
-// table's shapes), this form there: 11008 2.85 TB/s against 2.23, 12288 2.91 (2.35), 14336 2.88
-// (2.26), 20480 2.77 (2.40), 0.92 to 0.97 of the copy; Liger 2.93 and 2.95 at 11008 and 12288.
-// Ahead at 11008 to 14701 (1.04x to 1.29x, unaligned rows among them), behind at the table's shapes
-// from 16384 up (0.75x to 0.98x; e1's 20480x3277 the exception). Rows within 40 KB run the same
-// kernels as before.
+// 0.74 to 0.80 of the copy (block_row_wide, staged_row_8k). On an H100
+// (results/runs/2026-12-06-gpu-s41: e1/, e1_table.txt, an experimental copy beside the peers; f1/,
+// f1_table.txt, this build at the H100 table's shapes), this form there: 11008 2.85 TB/s against
+// 2.23, 12288 2.91 (2.35), 14336 2.88 (2.26), 20480 2.77 (2.40), 0.92 to 0.97 of the copy; Liger
+// 2.93 and 2.95 at 11008 and 12288. Ahead at 6 of the table's 7 shapes from 11008 to 14701 (1.04x
+// to 1.29x, unaligned rows among them; 0.91x at 11936x703), behind at the table's shapes from 16384
+// up (0.75x to 0.98x; e1's 20480x3277 the exception). Rows within 40 KB run the same kernels as
+// before.
 // targets: cuda
 // row_limit: 196608 bytes
 // summary: one row a block of 128 threads, the row staged once in shared memory, 2K-element chunks
