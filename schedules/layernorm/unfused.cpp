@@ -21,7 +21,7 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(Layernorm, unfused) {
     using namespace Halide;
-    const Expr n = g.x.dim(0).extent();
+    const Expr n = g.x.dim(0).extent(), m = g.x.dim(1).extent();
     if (target.has_gpu_feature()) {
         const int T = 256, V = rows::vec_elems(g.x.type());
         // Each kernel specialized on 16-byte rows, the float32 intermediate's (n % V) too.
@@ -34,10 +34,10 @@ FUSELAB_SCHEDULE(Layernorm, unfused) {
         rows::align_buffers(g.x, g.w, g.b, g.out);
         fuselab::wide_accesses(g, target);
     } else {
-        rows::cpu_stat_root(g.sum, g.r.x, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_root_2d(g.xc, g.i, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_stat_root(g.sumsq, g.r.x, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_stat_root(g.sum, g.r.x, g.row, n, m, target);
+        rows::cpu_root_2d(g.xc, g.i, g.row, n, m, target);
+        rows::cpu_stat_root(g.sumsq, g.r.x, g.row, n, m, target);
+        rows::cpu_rows(g.out, g.i, g.row, n, m, target);
     }
 }
 

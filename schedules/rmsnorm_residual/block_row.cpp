@@ -27,7 +27,7 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(RmsnormResidual, block_row) {
     using namespace Halide;
-    const Expr n = g.x.dim(0).extent();
+    const Expr n = g.x.dim(0).extent(), m = g.x.dim(1).extent();
     if (target.has_gpu_feature()) {
         const int T = 256, V = rows::vec_elems(g.x.type());
         const LoopLevel block = rows::gpu_block_rows(g.out, g.i, g.row, T, V);
@@ -37,8 +37,8 @@ FUSELAB_SCHEDULE(RmsnormResidual, block_row) {
         fuselab::wide_accesses(g, target);
         g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
     } else {
-        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
+        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, m, target);
+        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, m, target);
         rows::cpu_stat(g.sumsq, g.r.x, row, target, n, false, 1);
     }
 }

@@ -19,10 +19,10 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(RmsnormResidual, lane_rows) {
     using namespace Halide;
-    const Expr n = g.x.dim(0).extent();
+    const Expr n = g.x.dim(0).extent(), m = g.x.dim(1).extent();
     LoopLevel task;
-    rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target, &task);
-    rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
+    rows::cpu_rows(g.out, g.i, g.row, n, m, target, &task);
+    rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, m, target);
     rows::cpu_lane_stat(g.sumsq, g.r.x, g.row, task, target, n);
 }
 

@@ -23,7 +23,7 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(RmsnormResidual, two_pass) {
     using namespace Halide;
-    const Expr n = g.x.dim(0).extent();
+    const Expr n = g.x.dim(0).extent(), m = g.x.dim(1).extent();
     if (target.has_gpu_feature()) {
         const int T = 256, V = rows::vec_elems(g.x.type());
         const LoopLevel stats = rows::gpu_row_kernel(g.rstd, g.row);
@@ -36,12 +36,11 @@ FUSELAB_SCHEDULE(RmsnormResidual, two_pass) {
     } else {
         Var ro{"row_o"}, ri{"row_i"};
         g.rstd.compute_root()
-            .split(g.row, ro, ri, rows::cpu_rows_per_task(n, g.x.dim(1).extent()),
-                   TailStrategy::GuardWithIf)
+            .split(g.row, ro, ri, rows::cpu_rows_per_task(n, m), TailStrategy::GuardWithIf)
             .parallel(ro);
         rows::cpu_stat(g.sumsq, g.r.x, LoopLevel(g.rstd, ri), target, n, false, 1);
-        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_rows(g.out, g.i, g.row, n, m, target);
+        rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, m, target);
     }
 }
 

@@ -22,7 +22,7 @@ namespace fuselab {
 
 FUSELAB_SCHEDULE(RmsnormResidual, unfused) {
     using namespace Halide;
-    const Expr n = g.x.dim(0).extent();
+    const Expr n = g.x.dim(0).extent(), m = g.x.dim(1).extent();
     if (target.has_gpu_feature()) {
         const int T = 256, V = rows::vec_elems(g.x.type());
         // Each kernel specialized on 16-byte rows (the intermediate hs's too: n % V).
@@ -36,10 +36,10 @@ FUSELAB_SCHEDULE(RmsnormResidual, unfused) {
         rows::align_buffers(g.x, g.residual, g.w, g.out, g.h);
         fuselab::wide_accesses(g, target);
     } else {
-        rows::cpu_root_2d(g.hs, g.i, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_rows(g.h, g.i, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_stat_root(g.sumsq, g.r.x, g.row, n, g.x.dim(1).extent(), target);
-        rows::cpu_rows(g.out, g.i, g.row, n, g.x.dim(1).extent(), target);
+        rows::cpu_root_2d(g.hs, g.i, g.row, n, m, target);
+        rows::cpu_rows(g.h, g.i, g.row, n, m, target);
+        rows::cpu_stat_root(g.sumsq, g.r.x, g.row, n, m, target);
+        rows::cpu_rows(g.out, g.i, g.row, n, m, target);
     }
 }
 
