@@ -247,11 +247,12 @@ inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, 
 inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const LoopLevel &store,
                           const Target &t) {
     f.store_at(store).compute_at(at).vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf);
-    // On the stack (Halide's pseudostack: alloca up to 16 KB, one heap block past it): from
-    // halide_malloc, a block a task, softmax/block_row ran 1500 to 1700 us at float32 and
-    // bfloat16 N = 257 to 272 (M = 2^21 / N) against 230 at N = 256, on two threads in a fresh
-    // process (not on one thread, nor with glibc's arena_max=1); on the stack 400. Level
-    // elsewhere, N = 64 to 65536 (0.96 to 1.02x; results/runs/2026-12-06-gpu-s42/cpu_scan).
+    // On the stack (Halide's pseudostack: alloca up to 16 KB, one heap block past it), not a
+    // halide_malloc and free a task. Neither place avoids softmax/block_row's slow shapes on two
+    // threads (3x to 5x at some N x M in a fresh `fuselab bench`, which of them depending on
+    // where x, out and this buffer lie): the heap had them at N = 257 to 272, the stack at 280
+    // (float32) and 272, 274 (float16) at 2^22 elements; level elsewhere (0.96 to 1.02x at N =
+    // 64 to 65536; results/runs/2026-12-06-gpu-s42/cpu_scan, notes.txt there).
     f.store_in(MemoryType::Stack);
     // One row's worth, reused row after row: unfolded, the task's rows each had their own (64 KB
     // of float32 a task), past the 48 KB L1 (7% of softmax/block_row's time at N = 256 and 4096,
