@@ -49,6 +49,8 @@ for p in softmax rmsnorm_residual layernorm; do  # every row shape of results/h2
 done
 grid hidden --n 768 --n 1536 --n 2040 --n 2560 --n 3072 --n 4000 --n 5120 --n 6144 --n 11008 \
     --n 12288 --elements 26
+# H1_PEERS=1: the peers too (about 170 s more); without, the table and the hidden lengths alone.
+[ "${H1_PEERS:-0}" = 1 ] || { cat $D/log.txt; exit 0; }
 timeout 160 python3 peers/peers.py --workload rows --skip-autotune --time-budget 145 \
     --row-n 256 --row-n 1024 --row-n 2048 --row-n 4096 --row-n 8192 --row-n 16384 --row-n 65536 \
     --row-n 262144 --dtype float32 --dtype bfloat16 --dtype float16 \
