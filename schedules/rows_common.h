@@ -243,7 +243,8 @@ inline void cpu_stat_root(Func s, const RVar &r, const Var &row, const Expr &n, 
 // A pointwise per-row stage at `at` (e.g. exp(x - max), read by both the sum and the output),
 // vectorized: the row's values in a scratch buffer that stays in cache, allocated once a task
 // (`store`, cpu_rows' `task`) and reused row after row: allocated at the row, its size (N) is
-// dynamic, so Halide takes it from the heap, a malloc and a free a row.
+// dynamic, so Halide took it from the heap, a malloc and a free a row (the stack, below, is
+// Halide's pseudostack, which takes a heap block past 16 KB).
 inline void cpu_row_stage(Func f, const Var &i, const LoopLevel &at, const LoopLevel &store,
                           const Target &t) {
     f.store_at(store).compute_at(at).vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf);
