@@ -6,9 +6,9 @@
 // of autoscheduling a variant, which CI cannot afford, and Mullapudi2016's (a second) sums each row
 // serially in float32, which missed the float32 bound at N = 262147 (rmsnorm_residual, layernorm;
 // tried 2026-12-02).
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.72, 1k 0.73, 4k 0.66, 16k 0.23, 64k 0.06, 256k 0.01; CPU: not built.
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of layernorm's 18 row cells (it builds float32 only; results/h200.md, s38's
+// records). It has no CPU form (targets: cuda), so none of results/cpu.md's cells.
 // summary: autoscheduled by Anderson2021 (CUDA only: Adams2019 took 2.5 min a variant here)
 // autoscheduler: cuda=Anderson2021
 // targets: cuda

@@ -15,14 +15,10 @@
 // in float32, 0.99 to 1.21x in 16-bit, the same elsewhere
 // (results/runs/2026-12-05-cpu-s34/ab_spec_l2.txt, ab_spec_l2c.txt).
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.28, 1k 1.02, 4k 2.79*, 16k 3.08*, 64k 1.92, 256k 1.90*; bfloat16 256 0.12, 1k 0.50,
-// 4k 1.44, 16k 2.21*, 64k 1.69, 256k 1.38; float16 256 0.07, 1k 0.30, 4k 0.80, 16k 1.11*, 64k
-// 1.09*, 256k 0.97; 2-core CPU GB/s: float32 256 29.97*, 4k 38.32*, 64k 39.07*; bfloat16 256
-// 13.12*, 4k 20.98*, 64k 21.44*; float16 256 14.82*, 4k 26.56*, 64k 27.41*.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of layernorm's 18 row cells (results/h200.md, s38's records); on the CPU at
+// 6 of 9 (float32 at every N; bfloat16 N = 4096; float16 N = 4096 and 65536: results/cpu.md).
 // summary: one kernel, one row a block, mean and variance reduced in the block, x re-read
 #include "layernorm.h"
 #include "rows_common.h"

@@ -5,13 +5,10 @@
 // 4.2 KB of shared memory a block; 58 to 73 registers. Bets on N = 16384 to 65536.
 // targets: cuda
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.09, 1k 0.34, 4k 0.92, 16k 2.27, 64k 2.24*, 256k 1.86; bfloat16 256 0.06, 1k 0.22,
-// 4k 0.84, 16k 1.74, 64k 1.95*, 256k 1.75*; float16 256 0.03, 1k 0.11, 4k 0.41, 16k 0.80, 64k 1.02,
-// 256k 0.98*; CPU: not built.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of layernorm's 18 row cells (results/h200.md, s38's records). It has no CPU
+// form (targets: cuda), so none of results/cpu.md's cells.
 // Since s20 (2026-12-03) chunked_row runs the lengths it won (N = 65536 to 262144): float32 2.59
 // to 2.63 TB/s against its 1.79 to 2.24, bfloat16 2.17 to 2.21 against 1.71 to 2.00
 // (results/runs/2026-12-03-h200-s20/c, one call). On the suite's 16 lengths it is fastest at none;

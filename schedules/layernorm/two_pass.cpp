@@ -5,14 +5,10 @@
 // 2.1 KB of shared memory in kernel 1, at most 72 registers. CPU: the same two parallel loops, one
 // row a task.
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.28, 1k 0.95, 4k 1.96, 16k 2.29, 64k 1.95, 256k 1.84; bfloat16 256 0.12, 1k 0.43, 4k
-// 1.05, 16k 1.53, 64k 1.60, 256k 1.29; float16 256 0.08, 1k 0.31, 4k 0.73, 16k 1.02, 64k 1.05, 256k
-// 0.90; 2-core CPU GB/s: float32 256 7.95, 4k 30.34, 64k 31.86; bfloat16 256 2.99, 4k 17.05, 64k
-// 20.73; float16 256 3.67, 4k 21.08, 64k 26.52.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of layernorm's 18 row cells (results/h200.md, s38's records); on the CPU at
+// 1 of 9 (bfloat16 N = 65536: results/cpu.md).
 // summary: row statistics (mean, 1/std) in one kernel, then a kernel that re-reads x
 #include "layernorm.h"
 #include "rows_common.h"

@@ -7,18 +7,12 @@
 // h and out written once. 62 to 72 registers (122 in the branch for unaligned rows), no spills.
 // Bets on N = 1024 to 16384. CPU: rows in parallel tasks, the sum at the row, then h and out in one
 // vectorized loop; the sum in one chain of partials since s27 (rows_common.h: cpu_stat), 1.18 to
-// 1.47x at N = 256. CPU GB/s then (results/runs/2026-12-04-cpu-s27/cpu_rows2.json): float32 256
-// 51.2*, 4k 49.9*, 64k 46.3*; bfloat16 256 21.8, 4k 26.6*, 64k 27.6*; float16 256 30.7, 4k 38.6*,
-// 64k 41.1*.
+// 1.47x at N = 256 (results/runs/2026-12-04-cpu-s27).
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.55, 1k 1.78, 4k 3.67*, 16k 3.02, 64k 2.65, 256k 2.64; bfloat16 256 0.31, 1k 1.26,
-// 4k 3.06*, 16k 2.68, 64k 2.42, 256k 2.24; float16 256 0.14, 1k 0.56, 4k 1.44, 16k 1.49*, 64k
-// 1.47*, 256k 1.32; 2-core CPU GB/s (s11, before s27's changes): float32 256 42.41*, 4k 45.63*, 64k
-// 46.09*; bfloat16 256 17.28, 4k 24.93*, 64k 27.91*; float16 256 20.78, 4k 36.55*, 64k 38.52*.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of rmsnorm_residual's 18 row cells (results/h200.md, s38's records); on the CPU at
+// 2 of 9 (float32 N = 256, float16 N = 65536: results/cpu.md).
 // summary: one kernel, one row a block, sum of h^2 reduced in the block, h and out written together
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

@@ -6,13 +6,10 @@
 // branch for unaligned rows). Bets on N = 16384 to 65536.
 // targets: cuda
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.26, 1k 0.93, 4k 1.91, 16k 3.58*, 64k 2.69*, 256k 2.68*; bfloat16 256 0.15, 1k 0.57,
-// 4k 2.01, 16k 3.12*, 64k 2.42*, 256k 2.47*; float16 256 0.06, 1k 0.23, 4k 0.84, 16k 1.25, 64k
-// 1.36, 256k 1.39*; CPU: not built.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of rmsnorm_residual's 18 row cells (results/h200.md, s38's records). It has no CPU
+// form (targets: cuda), so none of results/cpu.md's cells.
 // Since s21 (2026-12-03), at 2^26 elements a call, chunked_row (h written in its first kernel)
 // takes float32 from N = 65536 (2.97 against 2.68 to 2.70 TB/s) and the 16-bit types from 131072
 // (bfloat16 2.60 to 2.62 against 2.56 to 2.58; results/runs/2026-12-03-h200-s21/a, one call).

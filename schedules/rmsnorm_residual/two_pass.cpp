@@ -7,14 +7,10 @@
 // stream (7 row streams against 6). 1.1 KB of shared memory in kernel 1; 59 to 72 registers (124 in
 // the branch for unaligned float32 rows). CPU: the same two parallel loops over rows.
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.57, 1k 1.72, 4k 2.78, 16k 2.69, 64k 2.61, 256k 2.59; bfloat16 256 0.30, 1k 1.14, 4k
-// 2.09, 16k 2.34, 64k 2.27, 256k 1.99; float16 256 0.15, 1k 0.59, 4k 1.36, 16k 1.46, 64k 1.44, 256k
-// 1.29; 2-core CPU GB/s: float32 256 30.37, 4k 34.49, 64k 34.90; bfloat16 256 19.16*, 4k 23.25, 64k
-// 26.82; float16 256 21.53*, 4k 31.43, 64k 34.12.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of rmsnorm_residual's 18 row cells (results/h200.md, s38's records); on the CPU at
+// none of its 9 (results/cpu.md).
 // summary: row statistic in one kernel, then one re-reading x and residual, writing h and out
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

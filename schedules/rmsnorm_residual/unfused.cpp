@@ -6,14 +6,10 @@
 // block_row's 4. Threads as block_row's (256 a block, 16-byte vectors), at most 56 registers. CPU:
 // the same four stages, each a parallel loop over rows.
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.53, 1k 1.27, 4k 1.75, 16k 1.83, 64k 1.76, 256k 1.78; bfloat16 256 0.22, 1k 0.65, 4k
-// 0.75, 16k 0.82, 64k 0.81, 256k 1.20; float16 256 0.14, 1k 0.49, 4k 0.84, 16k 0.95, 64k 0.95, 256k
-// 1.09; 2-core CPU GB/s: float32 256 22.47, 4k 24.88, 64k 27.10; bfloat16 256 17.56, 4k 21.79, 64k
-// 25.74; float16 256 18.15, 4k 25.04, 64k 26.29.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of rmsnorm_residual's 18 row cells (results/h200.md, s38's records); on the CPU at
+// 3 of 9 (bfloat16 at every N: results/cpu.md).
 // summary: x + residual, h, sum of h^2, out: 4 kernels, x + residual through global memory
 #include "rmsnorm_residual.h"
 #include "rows_common.h"

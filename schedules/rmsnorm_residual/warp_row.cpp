@@ -11,11 +11,9 @@
 // float32, 22% in rmsnorm_residual float32 (120 registers); a form of 4 rows a block used 40
 // registers there and reached 69%. Loses from N ~ 4096 on: a warp's row no longer stays in L1
 // between the passes and the re-reads come from DRAM (3.0x the minimum read in softmax float32).
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s12, the search's JIT build of this form,
-// warp_r4_u2_o1; copy 4.17 TB/s), H200 TB/s at the minimum bytes, float32: N = 256 4.02 (the
-// 2-rows form 4.19), 512 4.07*, 1000 3.66*, 2048 2.91, 3000 2.76 (*: the fastest candidate timed;
-// 1.68x the 8-rows form at N = 256, 1.12 to 1.21x at 512 and 1000, 0.96 to 0.99x at 2048 and
-// 3000). The 16-bit types were not timed in this form.
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of rmsnorm_residual's 18 row cells (results/h200.md, s38's records). It has no CPU
+// form (targets: cuda), so none of results/cpu.md's cells.
 // targets: cuda
 // summary: one warp a row, 4 rows a block; the sum of squares by warp shuffles, h stored beside out
 #include "row_funcs.h"

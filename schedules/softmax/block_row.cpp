@@ -23,15 +23,10 @@
 // share a thread (rows_common.h: cpu_rows_per_task), 0.72x to 0.85x the time of 16K-element tasks
 // at float32 N = 1024 and 16384 (results/runs/2026-12-06-gpu-s41/cpu_tasks/ab2_summary.txt).
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11), at the minimum bytes, 2^26 elements a
-// call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s: float32
-// 256 0.38, 1k 1.33, 4k 3.39*, 16k 2.56, 64k 2.01, 256k 1.97; bfloat16 256 0.14, 1k 0.54, 4k
-// 1.60, 16k 2.45*, 64k 1.75, 256k 1.37; float16 256 0.11, 1k 0.42, 4k 1.16, 16k 1.51*, 64k 1.42,
-// 256k 1.15. 2-core CPU GB/s (results/runs/2026-12-04-cpu-s27/cpu_rows.json): float32 256 41.4*,
-// 4k 35.3*, 64k 33.8*; bfloat16 256 15.3*, 4k 20.7*, 64k 19.9*; float16 256 20.6*, 4k 23.5*, 64k
-// 21.6*.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of softmax's 18 row cells (results/h200.md, s38's records); on the CPU at
+// 7 of 9 (float32 N = 256; bfloat16 and float16 at every N: results/cpu.md).
 // summary: one kernel, one row a block, max and sum reduced in the block, x re-read from L1/L2
 #include "rows_common.h"
 #include "softmax.h"

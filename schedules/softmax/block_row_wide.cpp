@@ -5,13 +5,10 @@
 // 4.2 KB of shared memory a block; 52 to 64 registers. Bets on N = 16384 to 65536.
 // targets: cuda
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.18, 1k 0.65, 4k 1.54, 16k 3.23*, 64k 2.04*, 256k 2.05*; bfloat16 256 0.07, 1k 0.25,
-// 4k 0.87, 16k 1.88, 64k 2.04*, 256k 1.79*; float16 256 0.05, 1k 0.19, 4k 0.72, 16k 1.26, 64k
-// 1.43*, 256k 1.44*; CPU: not built.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of softmax's 18 row cells (results/h200.md, s38's records). It has no CPU
+// form (targets: cuda), so none of results/cpu.md's cells.
 // Since s20 (2026-12-03) chunked_row runs the lengths it won (float32 N = 65536 to 262144, the
 // 16-bit 262144): float32 2.62 TB/s against its 2.03 to 2.05, the 16-bit 2.35 against 1.83 and 1.84
 // (results/runs/2026-12-03-h200-s20/c, one call). On the suite's 16 lengths it is fastest at none;

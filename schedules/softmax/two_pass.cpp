@@ -5,14 +5,10 @@
 // DRAM) plus 16M bytes of statistics; 2.1 KB of shared memory in kernel 1, at most 48 registers.
 // CPU: the same two parallel loops, one row a task.
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.39, 1k 1.19, 4k 1.91, 16k 2.11, 64k 1.82, 256k 1.56; bfloat16 256 0.15, 1k 0.56, 4k
-// 1.25, 16k 1.64, 64k 1.52, 256k 1.18; float16 256 0.10, 1k 0.39, 4k 0.96, 16k 1.34, 64k 1.35, 256k
-// 1.07; 2-core CPU GB/s: float32 256 7.78, 4k 18.94, 64k 21.14; bfloat16 256 3.39, 4k 8.25, 64k
-// 10.05; float16 256 3.55, 4k 10.47, 64k 11.80.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of softmax's 18 row cells (results/h200.md, s38's records); on the CPU at
+// 1 of 9 (float32 N = 65536: results/cpu.md).
 // summary: row statistics (max, 1/sum) in one kernel, then a kernel that re-reads x
 #include "rows_common.h"
 #include "softmax.h"

@@ -5,14 +5,10 @@
 // 4NM + out against block_row's x + out. Threads as block_row's (256 a block, 16-byte vectors), at
 // most 48 registers. CPU: the same four stages, each a parallel loop over rows.
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
-// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows); the Measured line below
-// predates it, and the change is not timed yet.
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s11, -cpu-s11), at the minimum bytes, 2^26
-// elements a call on the H200 and 2^22 on the CPU, by N (*: the fastest strategy there): H200 TB/s:
-// float32 256 0.18, 1k 0.58, 4k 1.04, 16k 1.15, 64k 1.11, 256k 1.04; bfloat16 256 0.09, 1k 0.29, 4k
-// 0.50, 16k 0.57, 64k 0.56, 256k 0.65; float16 256 0.08, 1k 0.28, 4k 0.53, 16k 0.65, 64k 0.58, 256k
-// 0.64; 2-core CPU GB/s: float32 256 12.60, 4k 16.28, 64k 17.58; bfloat16 256 7.46, 4k 9.71, 64k
-// 10.51; float16 256 7.26, 4k 9.97, 64k 10.52.
+// correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of softmax's 18 row cells (results/h200.md, s38's records); on the CPU at
+// none of its 9 (results/cpu.md).
 // summary: max, exp, sum and output each its own kernel, exp(x - max) through global memory
 #include "rows_common.h"
 #include "softmax.h"

@@ -12,12 +12,9 @@
 // float32, 22% in rmsnorm_residual float32 (120 registers); a form of 4 rows a block used 40
 // registers there and reached 69%. Loses from N ~ 4096 on: a warp's row no longer stays in L1
 // between the passes and the re-reads come from DRAM (3.0x the minimum read in softmax float32).
-// Measured 2026-12-02 (results/runs/2026-12-02-h200-s12, the search's JIT build of this form,
-// warp_r4_u2_o1; copy 4.17 TB/s), H200 TB/s at the minimum bytes: float32 N = 512 3.82*, 1000
-// 3.31*, 2048 2.43, 3000 2.25*, 4099 1.80, 8192 2.02; bfloat16 512 2.46*, 1000 2.12, 2048 3.03*,
-// 3000 2.41*; float16 512 1.41*, 2048 1.62*, 8192 1.51* (*: the fastest candidate timed there; 1.04
-// to 1.44x the 8-rows form at N = 512 to 3000, but 0.95x at float32 2048). N = 256 and the
-// suite's other N were not timed in this form.
+// Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
+// best at none of softmax's 18 row cells (results/h200.md, s38's records). It has no CPU
+// form (targets: cuda), so none of results/cpu.md's cells.
 // float16 on rows that are not whole aligned vectors (s26): both conversions through the bits
 // (params: half_route=aligned: s25's kernels, byte for byte), where the other strategies convert
 // by the hardware (storage.h). By the hardware here, against s25's kernels in the same call: 1.19
