@@ -488,6 +488,41 @@ TEST(Measured, OtherNvidiaGpusStandInAfterTheOwnTable) {
     EXPECT_EQ(cpu[0].device, cpus[0]);
 }
 
+// A CPU is named by its model and whether Halide's AVX-512 build runs there; a host without it
+// consults its own table, then the AVX-512 table of its model name, and no other CPU's.
+TEST(Measured, ACpuWithoutAvx512ConsultsItsOwnTableThenItsModelsAvx512One) {
+    const std::string all = "fpu sse4_1 avx2 fma avx512f avx512dq avx512cd avx512bw avx512vl";
+    EXPECT_EQ(cpu_device_name("AMD EPYC", all), "AMD EPYC");
+    EXPECT_EQ(cpu_device_name("AMD EPYC", "fpu sse4_1 avx2 fma f16c"), "AMD EPYC (no AVX-512)");
+    // Every one of the five counts, and only whole flags: avx512vl's absence, "avx512vlx".
+    EXPECT_EQ(cpu_device_name("X", "avx512f avx512dq avx512cd avx512bw"), "X (no AVX-512)");
+    EXPECT_EQ(cpu_device_name("X", "avx512f avx512dq avx512cd avx512bw avx512vlx"),
+              "X (no AVX-512)");
+    EXPECT_EQ(cpu_device_name("Neoverse-V2", ""), "Neoverse-V2");  // no x86 flags line
+    std::vector<std::string> avx512;
+    for (int k = 0; k < detail::kShippedPipelineCount; k++) {
+        const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
+        const std::string device = sp.device;
+        if (std::string(sp.pipeline) == "softmax" && !nvidia_device(device) &&
+            device.find(kNoAvx512) == std::string::npos)
+            avx512.push_back(device);
+    }
+    ASSERT_FALSE(avx512.empty()) << "no CPU table of an AVX-512 host shipped";
+    for (const std::string &base : avx512) {
+        const std::string without = base + kNoAvx512;
+        const auto tables = shipped_measured_tables(without, "softmax");
+        const bool own = shipped_measured(without, "softmax") != nullptr;
+        ASSERT_EQ(tables.size(), own ? 2u : 1u) << without;
+        if (own) {
+            EXPECT_EQ(tables[0].device, without);
+        }
+        EXPECT_EQ(tables.back().device, base);
+        EXPECT_EQ(tables.back().table, shipped_measured(base, "softmax"));
+        EXPECT_EQ(shipped_measured_tables(base, "softmax").size(), 1u) << base;
+    }
+    EXPECT_TRUE(shipped_measured_tables(std::string("Some CPU") + kNoAvx512, "softmax").empty());
+}
+
 // A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,
 // saying so; its own shapes, where near, come first; float32 has no twin.
 TEST(Measured, TheOther16BitTypeStandsInWhereNoShapeOfItsOwnIsNear) {

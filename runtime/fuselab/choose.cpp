@@ -42,13 +42,18 @@ std::string resolve(const std::string &target) {
     return cuda_status().usable ? "cuda" : "cpu";
 }
 
+// The first CPU's model name and flags in /proc/cpuinfo, named as measured.h's cpu_device_name.
 std::string cpu_name() {
     std::ifstream in("/proc/cpuinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-        if (line.rfind("model name", 0) == 0) return line.substr(line.find(':') + 2);
+    std::string line, model, flags;
+    while (std::getline(in, line) && (model.empty() || flags.empty())) {
+        const size_t colon = line.find(':');
+        if (colon == std::string::npos) continue;
+        const std::string value = colon + 2 <= line.size() ? line.substr(colon + 2) : "";
+        if (model.empty() && line.rfind("model name", 0) == 0) model = value;
+        if (flags.empty() && line.rfind("flags", 0) == 0) flags = value;
     }
-    return "unknown CPU";
+    return cpu_device_name(model.empty() ? "unknown CPU" : model, flags);
 }
 
 // What a record is keyed by, besides the device: the build's variants of this pipeline (names

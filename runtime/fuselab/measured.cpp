@@ -8,6 +8,8 @@
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
 
 #include "fuselab/error.h"
 #include "fuselab/shipped_measured.h"
@@ -132,13 +134,33 @@ bool nvidia_device(const std::string &device) {
     return device.rfind("NVIDIA", 0) == 0;
 }
 
+std::string cpu_device_name(const std::string &model_name, const std::string &flags) {
+    if (flags.empty()) return model_name;  // no flags line: not an x86 CPU as Linux reports one
+    std::istringstream in(flags);
+    std::set<std::string> have;
+    for (std::string f; in >> f;) have.insert(f);
+    for (const char *f : {"avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"}) {
+        if (!have.count(f)) return model_name + kNoAvx512;
+    }
+    return model_name;
+}
+
 std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
                                                   const std::string &pipeline) {
     std::vector<ShippedTable> out;
     std::string source;
     if (const MeasuredPipeline *own = shipped_measured(device, pipeline, &source))
         out.push_back({device, source, own});
-    if (!nvidia_device(device)) return out;
+    if (!nvidia_device(device)) {
+        const std::string suffix = kNoAvx512;
+        if (device.size() > suffix.size() &&
+            device.compare(device.size() - suffix.size(), suffix.size(), suffix) == 0) {
+            const std::string twin = device.substr(0, device.size() - suffix.size());
+            if (const MeasuredPipeline *t = shipped_measured(twin, pipeline, &source))
+                out.push_back({twin, source, t});
+        }
+        return out;
+    }
     for (int k = 0; k < detail::kShippedPipelineCount; k++) {
         const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
         if (sp.pipeline != pipeline || !nvidia_device(sp.device) || sp.device == device) continue;
