@@ -116,15 +116,16 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
 // NVIDIA GPU, every other NVIDIA GPU's (where its own has none, or nothing near the call: the
 // H100 and the H200 picked a winner within 1.10x of the other's at 596 of 603 row shapes both
 // timed; results/runs/2026-12-05-h100-s32/transfer.txt). A CPU consults its own, then, where
-// its name is another's with kNoAvx512 (cpu_device_name), that one's: the same model timed with
-// its AVX-512 build, for the pipelines its own table lacks. No other CPU's: their winners move
-// with the caches and the cores.
+// its name is another's with kNoAvx512 (cpu_device_name), that one's (where its own has none, or
+// nothing near the call): the same model, timed with its AVX-512 build. No other CPU's: their
+// winners move with the caches and the cores.
 bool nvidia_device(const std::string &device);  // an NVIDIA GPU's name, as CUDA reports it
 // A CPU's device name: its model name, with kNoAvx512 after it where the host lacks one of the
 // AVX-512 features of Halide's avx512_skylake target (F, CD, BW, DQ, VL), so that its variants
 // run their AVX2 build. Two hosts can share a model name and not the instruction set (s43: "AMD
-// EPYC" was a Zen 5 with AVX-512 and a Zen 3 without), and the winners differ between the two
-// builds (results/runs/2026-12-06-gpu-s43/cpu_heldout/).
+// EPYC" was a Zen 5 with AVX-512 and a Zen 3 without), and their winners can differ (the Zen 3
+// by the Zen 5's table: 120 of 144 held-out cases within 1.10x, results/runs/2026-12-06-gpu-s43/
+// cpu_heldout/; a table of its own, one pass on that noisy VM, did no better and is not shipped).
 inline constexpr const char *kNoAvx512 = " (no AVX-512)";
 std::string cpu_device_name(const std::string &model_name, const std::string &flags);
 struct ShippedTable {
