@@ -99,14 +99,19 @@ inline LoopLevel cpu_rows(Func out, const Var &i, const Var &row, const Expr &n,
 }
 
 // The same for a second output computed with the first (rmsnorm_residual's h with out): the same
-// loop nest, fused with `out` at its row level.
+// loop nest, fused with `out` down to its vectors, so that a row's two outputs are written in one
+// loop, not two. Fused at the row only, each row took a third pass over x and residual. Fused
+// here, rmsnorm_residual's lane_rows and two_pass ran 0.72 to 1.23x the time before (medians
+// 0.99 and 0.95) at 2^22 elements, ten shapes in three types, on a 2-core Zen 3; block_row, with
+// its bfloat16 scratch row too, 0.69 to 1.16x, median 0.87 (cpu_rms/ab2_2t_summary.txt in
+// results/runs/2026-12-07-gpu-s44).
 inline void cpu_rows_with(Func f, Func out, const Var &i, const Var &row, const Expr &n,
                           const Expr &m, const Target &t) {
     Var rowo{row.name() + "_o"}, rowi{row.name() + "_i"};
     f.split(row, rowo, rowi, cpu_rows_per_task(n, m), TailStrategy::GuardWithIf)
         .vectorize(i, cpu_lanes(t), TailStrategy::GuardWithIf)
         .parallel(rowo)
-        .compute_with(out, rowi);
+        .compute_with(out, i);
 }
 
 // Rows short enough for one chain of a row statistic's partials on the CPU (cpu_stat): a lane

@@ -6,8 +6,12 @@
 // x and residual from L1/L2. No intermediate in global memory: x and residual read once from DRAM,
 // h and out written once. 62 to 72 registers (122 in the branch for unaligned rows), no spills.
 // Bets on N = 1024 to 16384. CPU: rows in parallel tasks, the sum at the row, then h and out in one
-// vectorized loop; the sum in one chain of partials since s27 (rows_common.h: cpu_stat), 1.18 to
-// 1.47x at N = 256 (results/runs/2026-12-04-cpu-s27).
+// vectorized loop (since s44; before, two loops: rows_common.h, cpu_rows_with); the sum in one
+// chain of partials since s27 (cpu_stat), 1.18 to 1.47x at N = 256 (results/runs/2026-12-04-cpu-s27).
+// bfloat16 on the CPU rounds x + residual once a row into a scratch row (below). Both: 0.69 to
+// 1.02x the time at 2^22 elements from N = 256 up on a 2-core Zen 3 (AVX2), where unfused had
+// beaten it in bfloat16; 0.90 to 1.16x at N = 16 to 100 (that VM's noise is about 10%)
+// (results/runs/2026-12-07-gpu-s44/cpu_rms/ab2_2t_summary.txt).
 // 16-bit types load and store 16 bytes at a time since 2026-12-02 (fuselab/wide_accesses.h;
 // correct on the H200 then, results/runs/2026-12-02-h200-s12/rows).
 // Where it wins (the committed tables; per-N figures there, not here): on the H200 it is fuselab's
@@ -31,8 +35,14 @@ FUSELAB_SCHEDULE(RmsnormResidual, block_row) {
         fuselab::wide_accesses(g, target);
         g.out.specialize(rows::aligned_rows(V, g.x, g.residual, g.out, g.h));
     } else {
-        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, m, target);
+        LoopLevel task;
+        const LoopLevel row = rows::cpu_rows(g.out, g.i, g.row, n, m, target, &task);
         rows::cpu_rows_with(g.h, g.out, g.i, g.row, n, m, target);
+        // bfloat16: x + residual rounded once a row into a scratch row, which the sum, out and h
+        // read; inline, each of the three rounded it again (about ten AVX2 operations a vector:
+        // storage.h's narrow). float32's h is one addition and float16's one more conversion
+        // (vcvtps2ph): recomputed, where a scratch row costs a store and a load.
+        if (g.x.type() == UInt(16)) rows::cpu_row_stage(g.hs, g.i, row, task, target);
         rows::cpu_stat(g.sumsq, g.r.x, row, target, n, false, 1);
     }
 }
