@@ -125,7 +125,9 @@ bool nvidia_device(const std::string &device);  // an NVIDIA GPU's name, as CUDA
 // run their AVX2 build. Two hosts can share a model name and not the instruction set (s43: "AMD
 // EPYC" was a Zen 5 with AVX-512 and a Zen 3 without), and their winners can differ (the Zen 3
 // by the Zen 5's table: 120 of 144 held-out cases within 1.10x, results/runs/2026-12-06-gpu-s43/
-// cpu_heldout/; a table of its own, one pass on that noisy VM, did no better and is not shipped).
+// cpu_heldout/; a whole table of its own, one pass on that noisy VM, did no better and is not
+// shipped). Since s44 it ships one for rmsnorm_residual alone (results/cpu_avx2.json), whose CPU
+// forms changed then and were timed on the Zen 3 only.
 inline constexpr const char *kNoAvx512 = " (no AVX-512)";
 std::string cpu_device_name(const std::string &model_name, const std::string &flags);
 struct ShippedTable {
