@@ -7,7 +7,8 @@
 // h and out written once. 62 to 72 registers (122 in the branch for unaligned rows), no spills.
 // Bets on N = 1024 to 16384. CPU: rows in parallel tasks, the sum at the row, then h and out in one
 // vectorized loop (since s44; before, two loops: rows_common.h, cpu_rows_with); the sum in one
-// chain of partials since s27 (cpu_stat), 1.18 to 1.47x at N = 256 (results/runs/2026-12-04-cpu-s27).
+// chain of partials since s27 (cpu_stat), 1.18 to 1.47x at N = 256
+// (results/runs/2026-12-04-cpu-s27).
 // bfloat16 on the CPU rounds x + residual once a row into a scratch row (below). Both: 0.69 to
 // 1.02x the time at 2^22 elements from N = 256 up on a 2-core Zen 3 (AVX2), where unfused had
 // beaten it in bfloat16; 0.90 to 1.16x at N = 16 to 100 (that VM's noise is about 10%)
@@ -42,7 +43,9 @@ FUSELAB_SCHEDULE(RmsnormResidual, block_row) {
         // read; inline, each of the three rounded it again (about ten AVX2 operations a vector:
         // storage.h's narrow). float32's h is one addition and float16's one more conversion
         // (vcvtps2ph): recomputed, where a scratch row costs a store and a load.
-        if (g.x.type() == UInt(16)) rows::cpu_row_stage(g.hs, g.i, row, task, target);
+        if (g.x.type() == storage_type("bfloat16")) {
+            rows::cpu_row_stage(g.hs, g.i, row, task, target);
+        }
         rows::cpu_stat(g.sumsq, g.r.x, row, target, n, false, 1);
     }
 }
