@@ -12,7 +12,8 @@ same-run), and reports the pick's time over the winner's (the regret).
 --random K draws K shapes instead of SHAPES, none chosen by hand: N log-uniform in 200 .. 120000
 (--n-range LO HI: another range, as 4 200 for short rows), odd and even alike, M rows making
 2^20 .. 2^26 elements, each in all three pipelines, the storage type in turn; --seed repeats a
-draw. --json is rewritten after every case ("complete": false until the last), so that a run
+draw. --compare OTHER: another build's CLI (say, the tables before a change) picks at the same
+shapes too, scored against the same timings (same-run), and reported beside. --json is rewritten after every case ("complete": false until the last), so that a run
 cut short keeps what it measured.
 """
 import argparse
@@ -89,6 +90,7 @@ def main():
                     help="every storage type at every shape (default: one type a shape, in turn)")
     ap.add_argument("--random", type=int, default=0, metavar="K")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--compare", metavar="FUSELAB", help="another build's CLI, picking at the same shapes")
     ap.add_argument("--n-range", type=int, nargs=2, default=[200, 120000], metavar=("LO", "HI"))
     opt = ap.parse_args()
     rng = np.random.default_rng(2026)
@@ -115,20 +117,26 @@ def main():
         # cases done, every strategy's times included (s35 lost two seeds' times so).
         within = sum(1 for r in out if r["regret"] <= 1.10)
         worst = max((r["regret"] for r in out), default=float("nan"))
+        doc = {"target": opt.target, "cases": out, "within_1_10": within, "count": len(out),
+               "worst": worst, "failures": failures, "planned": len(cases), "complete": complete}
+        if opt.compare:
+            doc["compare"] = {"fuselab": opt.compare,
+                              "within_1_10": sum(1 for r in out if r["compare_regret"] <= 1.10),
+                              "worst": max((r["compare_regret"] for r in out), default=float("nan"))}
         tmp = opt.json + ".tmp"
         with open(tmp, "w") as f:
-            json.dump({"target": opt.target, "cases": out, "within_1_10": within, "count": len(out),
-                       "worst": worst, "failures": failures, "planned": len(cases),
-                       "complete": complete}, f, indent=1)
+            json.dump(doc, f, indent=1)
         os.replace(tmp, opt.json)
-        return within, worst
+        return within, worst, doc.get("compare")
 
-    print(f"{'pipeline':18} {'dtype':9} {'size':12} {'pick':15} {'by':9} {'winner':15} {'regret':>7}")
+    print(f"{'pipeline':18} {'dtype':9} {'size':12} {'pick':15} {'by':9} {'winner':15} {'regret':>7}"
+          + (f"  {'compare':15} {'regret':>7}" if opt.compare else ""))
     for pipeline, dtype, n, m in cases:
         with tempfile.TemporaryDirectory() as d:
             try:
                 pick, source, reason = pick_of(opt.fuselab, pipeline, dtype, n, m, opt.target, d, rng)
                 times = times_of(opt.fuselab, pipeline, dtype, n, m, opt.target, opt.budget, d)
+                other = pick_of(opt.compare, pipeline, dtype, n, m, opt.target, d, rng) if opt.compare else None
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 failures += 1
                 print(f"{pipeline:18} {dtype:9} {n}x{m:<7} FAILED: {e}")
@@ -139,10 +147,18 @@ def main():
         out.append({"pipeline": pipeline, "dtype": dtype, "size": f"{n}x{m}", "pick": pick,
                     "source": source, "reason": reason, "winner": winner, "times_us": times,
                     "regret": regret})
-        print(f"{pipeline:18} {dtype:9} {n}x{m:<7} {pick:15} {source:9} {winner:15} {regret:6.2f}x", flush=True)
+        line = f"{pipeline:18} {dtype:9} {n}x{m:<7} {pick:15} {source:9} {winner:15} {regret:6.2f}x"
+        if other:
+            cregret = times[other[0]] / times[winner] if other[0] in times else float("nan")
+            out[-1].update(compare_pick=other[0], compare_source=other[1], compare_regret=cregret)
+            line += f"  {other[0]:15} {cregret:6.2f}x"
+        print(line, flush=True)
         write(False)
-    within, worst = write(True)
+    within, worst, compared = write(True)
     print(f"\n{within} of {len(out)} within 1.10x of the winner; worst {worst:.2f}x; {failures} failed")
+    if compared:
+        print(f"--compare {opt.compare}: {compared['within_1_10']} of {len(out)} within 1.10x; "
+              f"worst {compared['worst']:.2f}x")
     return 1 if failures else 0
 
 

@@ -125,9 +125,10 @@ bool nvidia_device(const std::string &device);  // an NVIDIA GPU's name, as CUDA
 // run their AVX2 build. Two hosts can share a model name and not the instruction set (s43: "AMD
 // EPYC" was a Zen 5 with AVX-512 and a Zen 3 without), and their winners can differ (the Zen 3
 // by the Zen 5's table: 120 of 144 held-out cases within 1.10x, results/runs/2026-12-06-gpu-s43/
-// cpu_heldout/; a whole table of its own, one pass on that noisy VM, did no better and is not
-// shipped). Since s44 it ships one for rmsnorm_residual alone (results/cpu_avx2.json), whose CPU
-// forms changed then and were timed on the Zen 3 only.
+// cpu_heldout/; a table of its own from one pass on that noisy VM did no better). Since s45 it
+// ships one for the three row pipelines (results/cpu_avx2.json, two passes each): held out there,
+// 187 of 216 within 1.10x of the winner by two runs' times, against 178 with the Zen 5's table
+// for softmax and layernorm (results/runs/2026-12-07-gpu-s45/cpu_heldout/retime_summary.txt).
 inline constexpr const char *kNoAvx512 = " (no AVX-512)";
 std::string cpu_device_name(const std::string &model_name, const std::string &flags);
 struct ShippedTable {
