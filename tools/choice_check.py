@@ -13,7 +13,10 @@ same-run), and reports the pick's time over the winner's (the regret).
 (--n-range LO HI: another range, as 4 200 for short rows), odd and even alike, M rows making
 2^20 .. 2^26 elements, each in all three pipelines, the storage type in turn; --seed repeats a
 draw. --compare OTHER: another build's CLI (say, the tables before a change) picks at the same
-shapes too, scored against the same timings (same-run), and reported beside. --json is rewritten after every case ("complete": false until the last), so that a run
+shapes too, scored against the same timings (same-run), and reported beside. --repeat K: every
+strategy timed K times (K `fuselab bench` runs a case), each strategy's time the median of its
+K; on a noisy host one timing's winner is itself often not within 1.10x in the next run (s45,
+a 2-core VM: 173 of 216 cases, results/runs/2026-12-07-gpu-s45/cpu_heldout/retime_summary.txt). --json is rewritten after every case ("complete": false until the last), so that a run
 cut short keeps what it measured.
 """
 import argparse
@@ -90,6 +93,8 @@ def main():
                     help="every storage type at every shape (default: one type a shape, in turn)")
     ap.add_argument("--random", type=int, default=0, metavar="K")
     ap.add_argument("--seed", type=int, default=None)
+    ap.add_argument("--repeat", type=int, default=1, metavar="K",
+                    help="time every strategy K times, each its median (default 1)")
     ap.add_argument("--compare", metavar="FUSELAB", help="another build's CLI, picking at the same shapes")
     ap.add_argument("--n-range", type=int, nargs=2, default=[200, 120000], metavar=("LO", "HI"))
     opt = ap.parse_args()
@@ -118,7 +123,8 @@ def main():
         within = sum(1 for r in out if r["regret"] <= 1.10)
         worst = max((r["regret"] for r in out), default=float("nan"))
         doc = {"target": opt.target, "cases": out, "within_1_10": within, "count": len(out),
-               "worst": worst, "failures": failures, "planned": len(cases), "complete": complete}
+               "worst": worst, "failures": failures, "planned": len(cases), "complete": complete,
+               "repeat": max(1, opt.repeat)}
         if opt.compare:
             doc["compare"] = {"fuselab": opt.compare,
                               "within_1_10": sum(1 for r in out if r["compare_regret"] <= 1.10),
@@ -135,7 +141,10 @@ def main():
         with tempfile.TemporaryDirectory() as d:
             try:
                 pick, source, reason = pick_of(opt.fuselab, pipeline, dtype, n, m, opt.target, d, rng)
-                times = times_of(opt.fuselab, pipeline, dtype, n, m, opt.target, opt.budget, d)
+                runs = [times_of(opt.fuselab, pipeline, dtype, n, m, opt.target, opt.budget, d)
+                        for _ in range(max(1, opt.repeat))]
+                times = {s: float(np.median([t[s] for t in runs]))
+                         for s in runs[0] if all(s in t for t in runs)}
                 other = pick_of(opt.compare, pipeline, dtype, n, m, opt.target, d, rng) if opt.compare else None
             except (RuntimeError, subprocess.TimeoutExpired) as e:
                 failures += 1
