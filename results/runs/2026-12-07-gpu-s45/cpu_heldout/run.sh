@@ -5,7 +5,8 @@
 # the CLI of s44's end (the tables before: rmsnorm_residual's own, softmax's and layernorm's the
 # Zen 5's), copied to /tmp/fuselab_s44 before this session's build, picking at the same shapes,
 # scored against the same timings (--compare). New seeds, none drawn before: 4501 to 4505 (N in
-# 200 .. 120000) and 4591 (N in 4 .. 200).
+# 200 .. 120000) and 4591 (N in 4 .. 200). REPEAT=K: every strategy timed K times, each its
+# median (choice_check --repeat; used after the CI for seeds 4506, 4507 and 4592).
 #   bash results/runs/2026-12-07-gpu-s45/cpu_heldout/run.sh SEED...   (from the repository root)
 set -uo pipefail
 H=results/runs/2026-12-07-gpu-s45/cpu_heldout
@@ -17,7 +18,7 @@ for seed in "$@"; do
     t0=$SECONDS
     # shellcheck disable=SC2086
     .venv/bin/python tools/choice_check.py build/cli/fuselab --target cpu --random 12 --seed $seed \
-        $range --compare /tmp/fuselab_s44 --json $H/choice_check_$seed.json \
+        $range ${REPEAT:+--repeat $REPEAT} --compare /tmp/fuselab_s44 --json $H/choice_check_$seed.json \
         > $H/choice_check_$seed.txt 2> $H/choice_check_$seed.err
     echo "seed $seed: exit $? in $((SECONDS - t0)) s: $(tail -2 $H/choice_check_$seed.txt | tr '\n' ' ')"
 done
