@@ -2,7 +2,8 @@
 # s45: results/cpu_avx2.json, the measured table of a CPU without AVX-512 ("AMD EPYC (no
 # AVX-512)": the Zen 3 of s44 and s45, ../cpu_machine.txt), now the three row pipelines: softmax
 # and layernorm from rep.sh's passes p1/ and p2/ (s45), rmsnorm_residual from s44's
-# (../../2026-12-07-gpu-s44/zen3_rms/p1, p2; its CPU forms unchanged since). Each (shape,
+# (../../2026-12-07-gpu-s44/zen3_rms/p1, p2; its CPU forms unchanged since), and short rows of
+# lengths that are not whole float32 vectors, all three (../zen3_short/p1, p2). Each (shape,
 # strategy, type)'s time is the median of its passes' medians; choice.txt, its leave-one-out;
 # then results/measured.json from the four tables.
 #   bash results/runs/2026-12-07-gpu-s45/zen3_rows/assemble.sh   (from the repository root; build/)
@@ -14,6 +15,8 @@ import glob, json, statistics, sys
 Z, Y = sys.argv[1:]
 sources = [(p, {"softmax", "layernorm"}) for p in sorted(glob.glob(f"{Z}/p*/*.json"))]
 sources += [(p, {"rmsnorm_residual"}) for p in sorted(glob.glob(f"{Y}/p*/*.json"))]
+sources += [(p, {"softmax", "layernorm", "rmsnorm_residual"})
+            for p in sorted(glob.glob(f"{Z}/../zen3_short/p*/*.json"))]
 times, first, dates = {}, {}, set()
 for path, pipelines in sources:
     doc = json.load(open(path))
@@ -29,8 +32,8 @@ recs = [dict(r, median_us=statistics.median(times[k]), passes=len(times[k]))
 machine = open(f"{Z}/../cpu_machine.txt").read().splitlines()
 meta = {
     "device": "AMD EPYC (no AVX-512)",
-    "tool": "fuselab bench --target cpu (results/runs/2026-12-07-gpu-s45/zen3_rows/rep.sh; "
-            "rmsnorm_residual: results/runs/2026-12-07-gpu-s44/zen3_rms/rep.sh)",
+    "tool": "fuselab bench --target cpu (results/runs/2026-12-07-gpu-s45/zen3_rows/rep.sh and "
+            "zen3_short/rep.sh; rmsnorm_residual: results/runs/2026-12-07-gpu-s44/zen3_rms/rep.sh)",
     "timing": "host wall clock, the bench's median per call; the median over the passes",
     "date": ", ".join(sorted(d for d in dates if d)),
     "sources": [p for p, _ in sources],
