@@ -16,8 +16,9 @@ draw. --compare OTHER: another build's CLI (say, the tables before a change) pic
 shapes too, scored against the same timings (same-run), and reported beside. --repeat K: every
 strategy timed K times (K `fuselab bench` runs a case), each strategy's time the median of its
 K; on a noisy host one timing's winner is itself often not within 1.10x in the next run (s45,
-a 2-core VM: 173 of 216 cases, results/runs/2026-12-07-gpu-s45/cpu_heldout/retime_summary.txt). --json is rewritten after every case ("complete": false until the last), so that a run
-cut short keeps what it measured.
+a 2-core VM: 173 of 216 cases, results/runs/2026-12-07-gpu-s45/cpu_heldout/retime_summary.txt).
+--json is rewritten after every case ("complete": false until the last), so that a run cut short
+keeps what it measured.
 """
 import argparse
 import json
