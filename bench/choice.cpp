@@ -148,10 +148,13 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
                 }
                 return std::vector<double>();
             }();
-            if (auto mp = pick_measured(p->second, here.front()->target, dtype, at, names, size,
-                                        round_trips(bytes))) {
-                for (const Measured *m : here) {
-                    if (m->schedule == mp->schedule) pick = m;
+            for (double radius : {kMeasuredNear, kMeasuredFar}) {
+                if (pick) break;
+                if (auto mp = pick_measured(p->second, here.front()->target, dtype, at, names, size,
+                                            round_trips(bytes), radius)) {
+                    for (const Measured *m : here) {
+                        if (m->schedule == mp->schedule) pick = m;
+                    }
                 }
             }
         }

@@ -8,7 +8,7 @@
 //   3. else the shapes measured on this device (measured.h, the shipped results/measured.json):
 //      where one of the same pipeline and storage type is near (in log2 of its extents), the
 //      strategy the three nearest favour (each strategy's time over each one's winner, weighted
-//      by nearness);
+//      by nearness); where none is within kMeasuredNear, those within kMeasuredFar;
 //   4. else the cost model (CostModel): each strategy's time predicted from its ledger (kernel
 //      launches, bytes through memory, intermediates) with the device's fitted coefficients,
 //      from the tuning file's fit, else the shipped fit for this device, else generic ones.

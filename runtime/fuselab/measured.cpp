@@ -175,11 +175,15 @@ std::optional<TablePick> pick_measured_across(const std::vector<const MeasuredPi
                                               const std::vector<std::string> &schedules,
                                               const std::vector<bool> &round_trips) {
     std::optional<TablePick> best;
-    for (size_t i = 0; i < tables.size() && i < at.size(); i++) {
-        if (best && best->pick.distance <= kTableSlack) break;  // none can be nearer by more
-        auto pick = pick_measured_or_twin(*tables[i], target, dtype, at[i], schedules, round_trips);
-        if (pick && (!best || pick->distance + kTableSlack < best->pick.distance))
-            best = TablePick{*pick, i};
+    for (double radius : {kMeasuredNear, kMeasuredFar}) {
+        for (size_t i = 0; i < tables.size() && i < at.size(); i++) {
+            if (best && best->pick.distance <= kTableSlack) break;  // none can be nearer by more
+            auto pick = pick_measured_or_twin(*tables[i], target, dtype, at[i], schedules,
+                                              round_trips, radius);
+            if (pick && (!best || pick->distance + kTableSlack < best->pick.distance))
+                best = TablePick{*pick, i};
+        }
+        if (best) return best;
     }
     return best;
 }
@@ -290,13 +294,13 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                                           const std::string &dtype, const std::vector<double> &at,
                                           const std::vector<std::string> &schedules,
                                           const std::string &skip_size,
-                                          const std::vector<bool> &round_trips) {
+                                          const std::vector<bool> &round_trips, double radius) {
     if (at.size() != p.features.size() || at.empty()) return std::nullopt;
     // A table built by hand (tests) or changed since: an indexed copy.
     const auto reindexed = [&]() {
         MeasuredPipeline copy = p;
         index_measured(copy);
-        return pick_measured(copy, target, dtype, at, schedules, skip_size, round_trips);
+        return pick_measured(copy, target, dtype, at, schedules, skip_size, round_trips, radius);
     };
     if (!indexed(p)) return reindexed();
     struct Near {
@@ -342,13 +346,13 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         if (!shape_indexed(p, s)) return reindexed();
         if (!skip_size.empty() && s.size == skip_size) continue;
         // The distance in log2 first: every term adds, and most shapes of a table are farther
-        // than kMeasuredNear in it alone, so the rest is summed only for the others.
+        // than the radius in it alone, so the rest is summed only for the others.
         double d = 0;
         for (size_t i = 0; i < at.size(); i++) {
             if (!(at[i] > 0) || !(s.at[i] > 0)) return std::nullopt;
             d += p.features[i].weight * std::fabs(log2_at[i] - s.log2_at[i]);
         }
-        if (!(d <= kMeasuredNear)) continue;
+        if (!(d <= radius)) continue;
         for (size_t i = 0; i < at.size(); i++) {
             const MeasuredFeature &f = p.features[i];
             d += f.align_weight * std::abs(classes[i] - std::min(s.class_at[i], caps[i]));
@@ -366,7 +370,7 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
             if (f.exact_weight > 0 && exact_length(at[i]) != exact_length(s.at[i]))
                 d += f.exact_weight;
         }
-        if (!(d <= kMeasuredNear)) continue;
+        if (!(d <= radius)) continue;
         Near n{d, &s, 0};
         for (size_t k = 0; k < schedules.size(); k++) n.ran += !std::isnan(time(n, k));
         // Only shapes where at least two of the candidates ran can rank them.
@@ -456,7 +460,11 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     pick.schedule = steadier.empty() ? ranked.front().second : steadier;
     pick.distance = near.front().d;
     char text[96];
-    pick.reason = "measured near:";
+    if (radius > kMeasuredNear) {
+        std::snprintf(text, sizeof(text), "nothing measured within %.0f; ", kMeasuredNear);
+        pick.reason = text;
+    }
+    pick.reason += "measured near:";
     for (size_t i = 0; i < near.size(); i++) {
         std::snprintf(text, sizeof(text), "%s %s (%.2f away)", i ? "," : "",
                       near[i].s->size.c_str(), near[i].d);
@@ -477,16 +485,15 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     return pick;
 }
 
-std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
-                                                  const std::string &target,
-                                                  const std::string &dtype,
-                                                  const std::vector<double> &at,
-                                                  const std::vector<std::string> &schedules,
-                                                  const std::vector<bool> &round_trips) {
-    if (auto own = pick_measured(p, target, dtype, at, schedules, "", round_trips)) return own;
+std::optional<MeasuredPick> pick_measured_or_twin(
+    const MeasuredPipeline &p, const std::string &target, const std::string &dtype,
+    const std::vector<double> &at, const std::vector<std::string> &schedules,
+    const std::vector<bool> &round_trips, double radius) {
+    if (auto own = pick_measured(p, target, dtype, at, schedules, "", round_trips, radius))
+        return own;
     const std::string twin = dtype == "float16" ? "bfloat16" : dtype == "bfloat16" ? "float16" : "";
     if (twin.empty()) return std::nullopt;
-    auto pick = pick_measured(p, target, twin, at, schedules, "", round_trips);
+    auto pick = pick_measured(p, target, twin, at, schedules, "", round_trips, radius);
     if (pick) pick->reason = "no " + dtype + " shape near; " + twin + "'s: " + pick->reason;
     return pick;
 }

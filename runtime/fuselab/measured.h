@@ -165,6 +165,11 @@ struct MeasuredPick {
     double distance = 0;  // to the nearest shape
 };
 constexpr double kMeasuredNear = 3.0;
+// Where nothing is within kMeasuredNear, the shapes within kMeasuredFar (a factor of 64 in a
+// feature of weight 1) still decide, before the cost model: a table's far neighbour ranks the
+// strategies better than the model's one efficiency a strategy (s46: the model's picks in every
+// table's leave-one-out, results/runs/2026-12-07-gpu-s46/far/).
+constexpr double kMeasuredFar = 2 * kMeasuredNear;
 constexpr size_t kMeasuredNeighbours = 3;
 constexpr double kCpuRoundTripMargin = 1.2;
 constexpr double kRoundTripShare = 0.1;
@@ -172,19 +177,18 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
                                           const std::string &dtype, const std::vector<double> &at,
                                           const std::vector<std::string> &schedules,
                                           const std::string &skip_size = "",
-                                          const std::vector<bool> &round_trips = {});
+                                          const std::vector<bool> &round_trips = {},
+                                          double radius = kMeasuredNear);
 
 // pick_measured for `dtype`, else, where none of its own shapes is near, for its twin: the other
 // 16-bit type (same bytes an element), whose winner at the same shape was float16's at 47 of the
 // H200 grid's 48 row shapes, within 1.10x at all but one (results/runs/2026-12-03-h200-s17,
 // twin_check.txt); the reason then names the stand-in. Float32 has no twin: its winner at the
 // same shape was within 1.10x of float16's at 34 of 48.
-std::optional<MeasuredPick> pick_measured_or_twin(const MeasuredPipeline &p,
-                                                  const std::string &target,
-                                                  const std::string &dtype,
-                                                  const std::vector<double> &at,
-                                                  const std::vector<std::string> &schedules,
-                                                  const std::vector<bool> &round_trips = {});
+std::optional<MeasuredPick> pick_measured_or_twin(
+    const MeasuredPipeline &p, const std::string &target, const std::string &dtype,
+    const std::vector<double> &at, const std::vector<std::string> &schedules,
+    const std::vector<bool> &round_trips = {}, double radius = kMeasuredNear);
 
 // pick_measured_or_twin over `tables` (at[i]: the call's features in tables[i]), the first table
 // first: a later table's pick replaces it only where its nearest shape is nearer by more than
