@@ -1,4 +1,7 @@
 #!/usr/bin/env bash
+# s46: run with no H200 call of this session (so s43's sources, the current build's choice: the
+# far tier), and with results/cpu_avx2.json in measured.json (s45 had added it there by its own
+# zen3_rows/assemble.sh; s45's copy of this script left it out). s45's header follows.
 # results/h200.{json,md,png}, h200_rows.png, models.json and measured.json (s45): s43's assembly
 # (results/runs/2026-12-06-gpu-s43/assemble.sh, kept below; its s43 calls ran on an H100 and so
 # add nothing here) with s45's p1/ and h1/ records first, where their machine.txt says H200:
@@ -167,7 +170,9 @@ run=$s19
 stage="$(mktemp -d)"
 cat "$s8/machine.txt" > "$stage/machine.txt"
 printf '\n(row reductions: 2026-12-05, s28 call b for rmsnorm_residual (every fused strategy at the grid, suite and unnamed shapes, the three types, and its peers there); 2026-12-04, s26 calls k, m and n for float16 (every fused strategy at the grid, suite and unnamed shapes, and the float16 peers there); s25 calls e1 and e2 for the staged and padded block forms changed there, every fused strategy at the suite and unnamed shapes and the peers there; s24 call b for every fused strategy at the grid, suite and unnamed shapes; s23 call f for warp_regs_1k and N = 184, 280, 736 and 1000; 2026-12-03, s21 call a for N = 16384 .. 262144 and the peers at 65536 and 262144; s20 call c for chunked_row at the other N; s19, calls a, b and c; where none has a record, s16 to s18)\n' >> "$stage/machine.txt"
-printf '\n(row reductions, first: 2026-12-07, s45 calls p1 (the suite and five hidden shapes, beside the peers) and h1 (every other row shape); then the sources below)\n' >> "$stage/machine.txt"
+if grep -qs H200 "$s43/p1/machine.txt" "$s43/h1/machine.txt"; then
+    printf '\n(row reductions, first: 2026-12-07, s46 calls p1 (the suite and five hidden shapes, beside the peers) and h1 (every other row shape); then the sources below)\n' >> "$stage/machine.txt"
+fi
 for c in p1 h1; do
     if grep -qs H200 "$s43/$c/machine.txt"; then cat "$s43/$c/machine.txt" >> "$stage/machine.txt"; fi
 done
@@ -343,5 +348,5 @@ rm -rf "$stage"
 build/cli/fuselab tune --fit results/h200.json --fit results/cpu.json \
     --models-out results/models.json > /dev/null
 build/cli/fuselab tune --fit results/h200.json --fit results/cpu.json --fit results/h100.json \
-    --measured-out results/measured.json > /dev/null
+    --fit results/cpu_avx2.json --measured-out results/measured.json > /dev/null
 build/cli/fuselab tune --fit results/h100.json > "$s43/h100_choice.txt"
