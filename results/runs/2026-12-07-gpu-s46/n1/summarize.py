@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """s46: n1's Nsight Compute records (ncu/*.csv, an H100) per kernel: time, DRAM bytes against the
-minimum (each input row read once, each output written once), L2, L1 and shared traffic,
+minimum (each input row read once, each output written once), L2, L1 and shared traffic, warp
+instructions an element,
 occupancy, registers, and the two largest stall reasons (warps stalled per issue).
   python3 results/runs/2026-12-07-gpu-s46/n1/summarize.py > results/runs/2026-12-07-gpu-s46/n1/summary.txt"""
 import csv, glob, io, os
@@ -9,7 +10,7 @@ H = os.path.dirname(os.path.abspath(__file__))
 # vectors of N); rmsnorm_residual x, r -> y, h (+ one vector of N)
 streams = {"softmax": 2, "layernorm": 2, "rmsnorm_residual": 4}
 print(f"{'pipeline':17} {'dtype':9} {'N':>6} {'schedule':16} {'us':>8} {'DRAM/min':>8} {'L2/min':>7} "
-      f"{'L1/min':>7} {'shm wf/elem':>11} {'occ%':>5} {'regs':>4} {'smem KB':>7}  top stalls")
+      f"{'L1/min':>7} {'shm wf/elem':>11} {'instr/elem':>10} {'occ%':>5} {'regs':>4} {'smem KB':>7}  top stalls")
 for f in sorted(glob.glob(f"{H}/ncu/*.csv")):
     lines = open(f).read().splitlines()
     op, dt, n, s = lines[0].split(",")[:4]
@@ -29,6 +30,7 @@ for f in sorted(glob.glob(f"{H}/ncu/*.csv")):
         top = sorted(stalls.items(), key=lambda kv: -kv[1])[:2]
         print(f"{op:17} {dt:9} {n:>6} {s:16} {t:8.1f} {dram/minimum:8.2f} {g('lts__t_bytes.sum')/minimum:7.2f} "
               f"{g('l1tex__t_bytes.sum')/minimum:7.2f} {g('l1tex__data_pipe_lsu_wavefronts_mem_shared.sum')/elems:11.3f} "
+              f"{g('smsp__inst_executed.sum')/elems:10.3f} "
               f"{g('sm__warps_active.avg.pct_of_peak_sustained_active'):5.1f} {int(g('launch__registers_per_thread')):4d} "
               f"{g('launch__shared_mem_per_block')/1024:7.1f}  " + ", ".join(f"{k} {v:.2f}" for k, v in top)
               + f"  [{r.get('Kernel Name','')[:28]} grid {r.get('Grid Size','')} block {r.get('Block Size','')}]")
