@@ -148,7 +148,7 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
                 }
                 return std::vector<double>();
             }();
-            for (double radius : {kMeasuredNear, kMeasuredFar}) {
+            for (double radius : kMeasuredRadii) {
                 if (pick) break;
                 if (auto mp = pick_measured(p->second, here.front()->target, dtype, at, names, size,
                                             round_trips(bytes), radius)) {

@@ -154,9 +154,9 @@ TEST_F(ChooseTest, TypeMismatchNamesTheArgumentThatDisagrees) {
 // The fit recovers a launch cost and a bandwidth it was given, and its leave-one-out pick.
 // A strategy that the device's fit never measured ranks below every measured one (issue 29),
 // where the model decides: at N = 31, 132 times under add_relu's nearest measured shape (past
-// kMeasuredFar). The fit
-// in the tuning file makes the never-measured strategies look 50 times faster than the measured
-// `fused` by the pipeline's typical efficiency; measured first, fused is chosen all the same.
+// kMeasuredFar). The fit in the tuning file makes the never-measured strategies look 50 times
+// faster than the measured `fused` by the pipeline's typical efficiency; measured first, fused is
+// chosen all the same.
 TEST_F(ChooseTest, ModelRanksNeverMeasuredStrategiesLast) {
     std::ofstream(path_) << "{\"fuselab_tuning\": 1, \"records\": [], \"models\": {\""
                          << device_name("cpu")

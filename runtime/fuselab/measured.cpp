@@ -175,7 +175,7 @@ std::optional<TablePick> pick_measured_across(const std::vector<const MeasuredPi
                                               const std::vector<std::string> &schedules,
                                               const std::vector<bool> &round_trips) {
     std::optional<TablePick> best;
-    for (double radius : {kMeasuredNear, kMeasuredFar}) {
+    for (double radius : kMeasuredRadii) {
         for (size_t i = 0; i < tables.size() && i < at.size(); i++) {
             if (best && best->pick.distance <= kTableSlack) break;  // none can be nearer by more
             auto pick = pick_measured_or_twin(*tables[i], target, dtype, at[i], schedules,

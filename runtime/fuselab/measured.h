@@ -167,9 +167,12 @@ struct MeasuredPick {
 constexpr double kMeasuredNear = 3.0;
 // Where nothing is within kMeasuredNear, the shapes within kMeasuredFar (a factor of 64 in a
 // feature of weight 1) still decide, before the cost model: a table's far neighbour ranks the
-// strategies better than the model's one efficiency a strategy (s46: the model's picks in every
-// table's leave-one-out, results/runs/2026-12-07-gpu-s46/far/).
+// strategies better than the model's one efficiency a strategy (s46, every table thinned of the
+// shapes within 3 of 40 row shapes: 337 against 178 of 478 within 1.10x; past 6 the 1-D
+// pipelines lose; results/runs/2026-12-07-gpu-s46/far/). Both radii in turn, for choose() and
+// the bench's leave-one-out alike: kMeasuredRadii.
 constexpr double kMeasuredFar = 2 * kMeasuredNear;
+constexpr double kMeasuredRadii[] = {kMeasuredNear, kMeasuredFar};
 constexpr size_t kMeasuredNeighbours = 3;
 constexpr double kCpuRoundTripMargin = 1.2;
 constexpr double kRoundTripShare = 0.1;
