@@ -462,7 +462,8 @@ TEST(Measured, TheShippedTablesAreTheCommittedJson) {
 }
 
 // A GPU consults its own table first, then every other shipped NVIDIA GPU's, and a GPU with no
-// table of its own the others'; a CPU only its own.
+// table of its own the others'; a CPU with a table of its own only that one (and its twin's,
+// below), never a GPU's.
 TEST(Measured, OtherNvidiaGpusStandInAfterTheOwnTable) {
     std::vector<std::string> gpus, cpus;
     for (int k = 0; k < detail::kShippedPipelineCount; k++) {
@@ -483,7 +484,8 @@ TEST(Measured, OtherNvidiaGpusStandInAfterTheOwnTable) {
     ASSERT_EQ(stand_in.size(), gpus.size());
     EXPECT_EQ(stand_in[0].device, gpus[0]);
     EXPECT_TRUE(shipped_measured_tables("NVIDIA (no table)", "no_such_pipeline").empty());
-    EXPECT_TRUE(shipped_measured_tables("Some CPU (no table)", "softmax").empty());
+    for (const ShippedTable &t : shipped_measured_tables("Some CPU (no table)", "softmax"))
+        EXPECT_FALSE(nvidia_device(t.device)) << t.device;
     const auto cpu = shipped_measured_tables(cpus[0], "softmax");
     ASSERT_EQ(cpu.size(), 1u);
     EXPECT_EQ(cpu[0].device, cpus[0]);
@@ -521,7 +523,36 @@ TEST(Measured, ACpuWithoutAvx512ConsultsItsOwnTableThenItsModelsAvx512One) {
         EXPECT_EQ(tables.back().table, shipped_measured(base, "softmax"));
         EXPECT_EQ(shipped_measured_tables(base, "softmax").size(), 1u) << base;
     }
-    EXPECT_TRUE(shipped_measured_tables(std::string("Some CPU") + kNoAvx512, "softmax").empty());
+}
+
+// A CPU that no table names (a new host) consults every shipped CPU table before the cost model:
+// those of its own instruction set (with AVX-512 or without) first, in the order shipped; never a
+// GPU's, and nothing for a pipeline no CPU table holds.
+TEST(Measured, ACpuNoTableNamesConsultsEveryCpuTableItsOwnInstructionSetFirst) {
+    std::vector<std::string> with, without;
+    for (int k = 0; k < detail::kShippedPipelineCount; k++) {
+        const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
+        const std::string device = sp.device;
+        if (std::string(sp.pipeline) != "softmax" || nvidia_device(device)) continue;
+        (device.find(kNoAvx512) == std::string::npos ? with : without).push_back(device);
+    }
+    ASSERT_FALSE(with.empty()) << "no CPU table of an AVX-512 host shipped";
+    ASSERT_FALSE(without.empty()) << "no CPU table of a host without AVX-512 shipped";
+    const auto check = [](const std::string &device, const std::vector<std::string> &first,
+                          const std::vector<std::string> &then) {
+        const auto tables = shipped_measured_tables(device, "softmax");
+        ASSERT_EQ(tables.size(), first.size() + then.size()) << device;
+        for (size_t i = 0; i < tables.size(); i++) {
+            const std::string &want = i < first.size() ? first[i] : then[i - first.size()];
+            EXPECT_EQ(tables[i].device, want) << device << " #" << i;
+            EXPECT_EQ(tables[i].table, shipped_measured(want, "softmax")) << device << " #" << i;
+        }
+    };
+    check("Some CPU", with, without);
+    check(std::string("Some CPU") + kNoAvx512, without, with);
+    EXPECT_TRUE(shipped_measured_tables("Some CPU", "no_such_pipeline").empty());
+    // A CPU with a table of its own keeps to it (the test above), so nothing changes for it.
+    EXPECT_EQ(shipped_measured_tables(with[0], "softmax").size(), 1u);
 }
 
 // A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,

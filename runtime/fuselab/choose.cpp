@@ -466,7 +466,8 @@ Choice model_choice(const std::string &device, const std::vector<const Variant *
 }
 
 // The strategy the shapes measured nearest favour: on this device, else (a GPU with no table of
-// its own, or none of its shapes near) on another of its kind (measured.h pick_measured_across).
+// its own, or none of its shapes near; a CPU that no table names) on another of its kind
+// (measured.h: shipped_measured_tables, pick_measured_across).
 std::optional<Choice> measured_choice(const std::string &device, const std::string &pipeline,
                                       const std::string &target, const std::string &dtype,
                                       const std::vector<const Variant *> &cands,

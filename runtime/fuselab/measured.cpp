@@ -153,11 +153,24 @@ std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
         out.push_back({device, source, own});
     if (!nvidia_device(device)) {
         const std::string suffix = kNoAvx512;
-        if (device.size() > suffix.size() &&
-            device.compare(device.size() - suffix.size(), suffix.size(), suffix) == 0) {
+        const auto no_avx512 = [&](const std::string &d) {
+            return d.size() > suffix.size() &&
+                   d.compare(d.size() - suffix.size(), suffix.size(), suffix) == 0;
+        };
+        if (no_avx512(device)) {
             const std::string twin = device.substr(0, device.size() - suffix.size());
             if (const MeasuredPipeline *t = shipped_measured(twin, pipeline, &source))
                 out.push_back({twin, source, t});
+        }
+        if (!out.empty()) return out;
+        // A CPU no table names: every CPU's, those of its own instruction set first.
+        for (const bool same : {true, false}) {
+            for (int k = 0; k < detail::kShippedPipelineCount; k++) {
+                const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
+                if (sp.pipeline != pipeline || nvidia_device(sp.device)) continue;
+                if ((no_avx512(sp.device) == no_avx512(device)) != same) continue;
+                out.push_back({sp.device, sp.source, shipped_measured(sp.device, pipeline)});
+            }
         }
         return out;
     }

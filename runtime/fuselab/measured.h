@@ -117,8 +117,12 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
 // H100 and the H200 picked a winner within 1.10x of the other's at 596 of 603 row shapes both
 // timed; results/runs/2026-12-05-h100-s32/transfer.txt). A CPU consults its own, then, where
 // its name is another's with kNoAvx512 (cpu_device_name), that one's (where its own has none, or
-// nothing near the call): the same model, timed with its AVX-512 build. No other CPU's: their
-// winners move with the caches and the cores.
+// nothing near the call): the same model, timed with its AVX-512 build; no other CPU's, whose
+// winners move with the caches and the cores. A CPU that no table names (neither its own nor such
+// a twin) consults every CPU table, those of its own instruction set first, before the cost model
+// (s47): on a 2-core Intel Xeon that none names, 144 held-out row cases, the tables' picks were
+// within 1.10x of the winner at 129 (worst 1.40x), the model's at 77 (worst 10.6x: block_row on
+// short softmax rows: 5x777618; results/runs/2026-12-07-gpu-s47/cpu_heldout/summary.txt).
 bool nvidia_device(const std::string &device);  // an NVIDIA GPU's name, as CUDA reports it
 // A CPU's device name: its model name, with kNoAvx512 after it where the host lacks one of the
 // AVX-512 features of Halide's avx512_skylake target (F, CD, BW, DQ, VL), so that its variants
