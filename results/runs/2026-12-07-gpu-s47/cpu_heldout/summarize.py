@@ -39,8 +39,8 @@ print(f"s47, this VM: a 2-core Intel Xeon (model 207, AVX-512), no shipped table
       f"seeds {', '.join(os.path.basename(f)[13:17] for f in sorted(glob.glob(f'{H}/choice_check_*.json')))}, "
       f"every strategy the median of {d.get('repeat')} timings:")
 print(f"  every CPU table, AVX-512 ones first (this change): {a} of {n} within 1.10x "
-      f"({100 * a / n:.0f}%), geometric mean {math.exp(la / n):.3f}, worst {wa:.2f}x")
-print(f"  the cost model (HEAD before it): {b} of {n} ({100 * b / n:.0f}%), geometric mean "
+      f"({100 * a / n:.1f}%), geometric mean {math.exp(la / n):.3f}, worst {wa:.2f}x")
+print(f"  the cost model (HEAD before it): {b} of {n} ({100 * b / n:.1f}%), geometric mean "
       f"{math.exp(lb / n):.3f}, worst {wb:.2f}x; the same pick at {same} of {n}")
 print("  either over 1.3x:\n" + "\n".join(over))
 for x, r in pf.items():
