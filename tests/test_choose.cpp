@@ -555,6 +555,27 @@ TEST(Measured, ACpuNoTableNamesConsultsEveryCpuTableItsOwnInstructionSetFirst) {
     EXPECT_EQ(shipped_measured_tables(with[0], "softmax").size(), 1u);
 }
 
+// s48's table for the 2-core Intel Xeon of s47 and s48 (results/cpu_xeon.json) ships under the
+// name the runtime gives that host (its /proc/cpuinfo model name, AVX-512), so that the row
+// pipelines there consult it alone; a pipeline it lacks falls back to every CPU table that holds
+// one (here the AMD EPYC's alone).
+TEST(Measured, TheXeonsRowPipelinesConsultItsOwnTableAndNoOther) {
+    const std::string all = "fpu sse4_1 avx2 fma avx512f avx512dq avx512cd avx512bw avx512vl";
+    const std::string xeon = cpu_device_name("Intel(R) Xeon(R) Processor", all);
+    EXPECT_EQ(xeon, "Intel(R) Xeon(R) Processor");
+    for (const char *pipeline : {"softmax", "rmsnorm_residual", "layernorm"}) {
+        const auto tables = shipped_measured_tables(xeon, pipeline);
+        ASSERT_EQ(tables.size(), 1u) << pipeline;
+        EXPECT_EQ(tables[0].device, xeon) << pipeline;
+        EXPECT_EQ(tables[0].source, "results/cpu_xeon.json") << pipeline;
+        ASSERT_NE(tables[0].table, nullptr) << pipeline;
+        EXPECT_GT(tables[0].table->shapes.size(), 150u) << pipeline;
+    }
+    const auto conv = shipped_measured_tables(xeon, "conv_relu_pool");
+    ASSERT_EQ(conv.size(), 1u);
+    EXPECT_EQ(conv[0].device, "AMD EPYC");
+}
+
 // A 16-bit type with no shape of its own near takes its twin's (the other 16-bit type's) pick,
 // saying so; its own shapes, where near, come first; float32 has no twin.
 TEST(Measured, TheOther16BitTypeStandsInWhereNoShapeOfItsOwnIsNear) {

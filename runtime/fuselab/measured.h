@@ -120,9 +120,11 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
 // nothing near the call): the same model, timed with its AVX-512 build; no other CPU's, whose
 // winners move with the caches and the cores. A CPU that no table names (neither its own nor such
 // a twin) consults every CPU table, those of its own instruction set first, before the cost model
-// (s47): on a 2-core Intel Xeon that none names, 144 held-out row cases, the tables' picks were
-// within 1.10x of the winner at 129 (worst 1.40x), the model's at 77 (worst 10.6x: block_row on
-// short softmax rows: 5x777618; results/runs/2026-12-07-gpu-s47/cpu_heldout/summary.txt).
+// (s47): on a 2-core Intel Xeon that none named then, 144 held-out row cases, the tables' picks
+// were within 1.10x of the winner at 129 (worst 1.40x), the model's at 77 (worst 10.6x: block_row
+// on short softmax rows: 5x777618; results/runs/2026-12-07-gpu-s47/cpu_heldout/summary.txt).
+// That Xeon has had a table of its own for the row pipelines since s48 (results/cpu_xeon.json;
+// results/runs/2026-12-07-gpu-s48/cpu_heldout/).
 bool nvidia_device(const std::string &device);  // an NVIDIA GPU's name, as CUDA reports it
 // A CPU's device name: its model name, with kNoAvx512 after it where the host lacks one of the
 // AVX-512 features of Halide's avx512_skylake target (F, CD, BW, DQ, VL), so that its variants
