@@ -28,6 +28,10 @@
 // it: gpu/row_search.sh, and for the row-length buckets gpu/bucket_search.sh.
 // --target host runs the shipped strategies' CPU forms through the same harness (the grid's
 // forms are CUDA only), which checks the harness itself where there is no GPU.
+// --strategies takes the shipped row strategies of tools/CMakeLists.txt, chunked_row among them
+// (built with chunk_bytes=16384, as its variants are). Those that keep more than 48 KB of a row
+// in shared memory fail to launch here: Halide's JIT never raises the limit, where fuselab's
+// runtime does (device.cpp: launch_kernel).
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -309,6 +313,8 @@ Compiled compile(const std::string &op, const std::string &dtype, const Candidat
     const auto t0 = std::chrono::steady_clock::now();
     auto gen = Internal::GeneratorRegistry::create(op, GeneratorContext(target));
     gen->set_generatorparam_value("schedule", cand.schedule);
+    // The chunked strategies' variants are built with chunk_bytes=16384 (their `params:` tag).
+    if (cand.schedule == "chunked_row") gen->set_generatorparam_value("chunk_bytes", "16384");
     gen->set_generatorparam_value("dtype", dtype);
     Pipeline p = gen->build_pipeline();
     Compiled c;
@@ -327,6 +333,11 @@ Compiled compile(const std::string &op, const std::string &dtype, const Candidat
         p.compile_to_assembly(base + ".s", args, "f", target);
     }
     c.fn = p.compile_to_callable(args, target);
+    // Device allocations a pipeline makes itself (the chunked form's partials) kept for the next
+    // call, as fuselab's runtime keeps them (device.cpp), instead of a cuMemAlloc and a
+    // synchronizing cuMemFree every call (the shared runtime that holds the switch exists once a
+    // pipeline is compiled).
+    Internal::JITSharedRuntime::reuse_device_allocations(true);
     c.compile_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return c;
 }
