@@ -54,6 +54,7 @@ std::vector<MeasuredFeature> features_of(const Workload &w, const std::string &t
     if (target == "cpu" && w.cpu_choice_split_weight > 0 && !out.empty()) {
         out.front().split = w.cpu_choice_split;
         out.front().split_weight = w.cpu_choice_split_weight;
+        out.front().short_split = w.cpu_choice_short_split;
     }
     if (target == "cuda" && w.cuda_choice_fill_weight > 0 && !out.empty())
         out.front().fill_weight = w.cuda_choice_fill_weight;

@@ -82,6 +82,10 @@ Workload rows(const std::string &pipeline) {
     // (results/runs/2026-12-05-cpu-s31/choice_split.txt: leave-one-out 512 to 518 of 566).
     w.cpu_choice_split = 48;
     w.cpu_choice_split_weight = 1.0;
+    // A row shorter than one AVX-512 vector (N < 16) is another unit farther from one that is
+    // not: block_row runs it as one masked vector, and lane_rows won at every such row of the
+    // three CPU tables but a few, where unfused did (results/runs/2026-12-07-gpu-s49/).
+    w.cpu_choice_short_split = 16;
     // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
     // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
     // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,

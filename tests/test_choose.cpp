@@ -443,8 +443,10 @@ TEST(Measured, TheShippedTablesAreTheCommittedJson) {
             for (size_t i = 0; i < p.features.size(); i++) {
                 const MeasuredFeature &a = s->features[i], &b = p.features[i];
                 EXPECT_EQ(std::tie(a.name, a.arg, a.dim), std::tie(b.name, b.arg, b.dim));
-                EXPECT_EQ(std::tie(a.weight, a.align_weight, a.vector_weight),
-                          std::tie(b.weight, b.align_weight, b.vector_weight))
+                EXPECT_EQ(std::tie(a.weight, a.align_weight, a.vector_weight, a.split,
+                                   a.split_weight, a.fill_weight, a.exact_weight, a.short_split),
+                          std::tie(b.weight, b.align_weight, b.vector_weight, b.split,
+                                   b.split_weight, b.fill_weight, b.exact_weight, b.short_split))
                     << pipeline << " " << a.name;
             }
             ASSERT_EQ(s->shapes.size(), p.shapes.size()) << pipeline;
@@ -703,6 +705,43 @@ TEST(Measured, CpuSplitAtTheLaneRowsLength) {
         const auto pick = pick_measured(p, target, "float32", at, {"lane_rows", "block_row"});
         ASSERT_TRUE(pick) << target;
         EXPECT_EQ(pick->schedule, target == "cpu" ? "lane_rows" : "block_row") << pick->reason;
+    }
+}
+
+// And at N = 16 (cpu_choice_short_split): a row shorter than one AVX-512 vector is a unit farther
+// from one that is not, so a row of 14 follows 12's winner on the CPU, where 16 is a little nearer
+// without it (and on CUDA, which has no such split).
+TEST(Measured, CpuSplitBelowOneVector) {
+    for (const std::string target : {"cpu", "cuda"}) {
+        std::vector<Measured> rows;
+        for (const auto &[size, winner] :
+             {std::pair<std::string, std::string>{"12x8192", "lane_rows"},
+              {"16x8192", "block_row"}}) {
+            for (const char *schedule : {"lane_rows", "block_row"}) {
+                Measured m;
+                m.workload = "layernorm", m.size = size, m.schedule = schedule, m.target = target;
+                m.sample = {"layernorm", schedule, 1, 1e6, winner == schedule ? 100.0 : 150.0};
+                rows.push_back(m);
+            }
+        }
+        const MeasuredTable t = measured_table("dev", "", rows);
+        MeasuredPipeline p = t.pipelines.at("layernorm");
+        EXPECT_DOUBLE_EQ(p.features[0].short_split, target == "cpu" ? 16 : 0);
+        std::vector<double> at = {14, 8192};
+        if (target == "cpu") at.push_back(14.0 * 8192);
+        const std::vector<std::string> names = {"lane_rows", "block_row"};
+        const auto pick = pick_measured(p, target, "float32", at, names);
+        ASSERT_TRUE(pick) << target;
+        EXPECT_EQ(pick->schedule, target == "cpu" ? "lane_rows" : "block_row") << pick->reason;
+        if (target != "cpu") continue;
+        p.features[0].short_split = 0;
+        const auto without = pick_measured(p, target, "float32", at, names);
+        ASSERT_TRUE(without);
+        EXPECT_EQ(without->schedule, "block_row") << without->reason;
+        std::map<std::string, MeasuredTable> tables;
+        tables["dev"].pipelines["layernorm"] = t.pipelines.at("layernorm");
+        const auto back = measured_from_json(measured_to_json(tables));
+        EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("layernorm").features[0].short_split, 16);
     }
 }
 

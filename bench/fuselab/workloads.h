@@ -69,6 +69,8 @@ struct Workload {
     // ... and, on the CPU only, a length of the first dimension where a strategy changes its code,
     // with its weight (measured.h: MeasuredFeature::split), 0 for none.
     double cpu_choice_split = 0, cpu_choice_split_weight = 0;
+    // ... and a second such length, with the same weight (MeasuredFeature::short_split).
+    double cpu_choice_short_split = 0;
     // ... and, on CUDA only, the weight of the first dimension's chunk fills (measured.h:
     // MeasuredFeature::fill_weight), 0 for none.
     double cuda_choice_fill_weight = 0;

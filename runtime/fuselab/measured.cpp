@@ -41,7 +41,8 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                          f.at("dim").get<int>(), f.at("weight").get<double>(),
                          f.value("align_weight", 0.0), f.value("vector_weight", 0.0),
                          f.value("split", 0.0), f.value("split_weight", 0.0),
-                         f.value("fill_weight", 0.0), f.value("exact_weight", 0.0)});
+                         f.value("fill_weight", 0.0), f.value("exact_weight", 0.0),
+                         f.value("short_split", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
                     MeasuredShape ms;
@@ -79,7 +80,8 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
                                     {"split", f.split},
                                     {"split_weight", f.split_weight},
                                     {"fill_weight", f.fill_weight},
-                                    {"exact_weight", f.exact_weight}});
+                                    {"exact_weight", f.exact_weight},
+                                    {"short_split", f.short_split}});
             for (const MeasuredShape &s : p.shapes) {
                 shapes.push_back({{"target", s.target},
                                   {"dtype", s.dtype},
@@ -111,7 +113,7 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
                 const detail::ShippedFeature &f = sp.features[i];
                 p->features.push_back({f.name, f.arg, f.dim, f.weight, f.align_weight,
                                        f.vector_weight, f.split, f.split_weight, f.fill_weight,
-                                       f.exact_weight});
+                                       f.exact_weight, f.short_split});
             }
             p->shapes.reserve(sp.num_shapes);
             for (int i = 0; i < sp.num_shapes; i++) {
@@ -372,6 +374,9 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
             if (f.vector_weight > 0 && whole[i] != whole_vectors_of(s.at[i], bytes))
                 d += f.vector_weight;
             if (f.split_weight > 0 && (at[i] <= f.split) != (s.at[i] <= f.split))
+                d += f.split_weight;
+            if (f.split_weight > 0 && f.short_split > 0 &&
+                (at[i] < f.short_split) != (s.at[i] < f.short_split))
                 d += f.split_weight;
             if (f.fill_weight > 0) {
                 double fill = 0;

@@ -56,6 +56,12 @@ struct MeasuredFeature {
     // the same strategy's at a row a vector longer or shorter, so a neighbour across the divide
     // ranks the strategies otherwise.
     double exact_weight = 0;
+    // Where > 0, a second length like `split`, with its weight: a CPU row of fewer elements than
+    // this is shorter than one AVX-512 vector (16 float32), which block_row runs as one masked
+    // vector, and lane_rows won at every row of N < 16 of the three CPU tables but for a few
+    // where unfused did (s49; s48's held-out rmsnorm_residual float16 14x2044289 took block_row
+    // from 16x2097152, 2.09x behind lane_rows: results/runs/2026-12-07-gpu-s49/).
+    double short_split = 0;
 };
 
 // The constant chunks (elements) the CUDA row forms cut a row by, and a row of n elements' use

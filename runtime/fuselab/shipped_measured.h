@@ -8,7 +8,8 @@ namespace fuselab::detail {
 struct ShippedFeature {
     const char *name, *arg;
     int dim;
-    double weight, align_weight, vector_weight, split, split_weight, fill_weight, exact_weight;
+    double weight, align_weight, vector_weight, split, split_weight, fill_weight, exact_weight,
+        short_split;
 };
 
 struct ShippedTime {
