@@ -601,7 +601,8 @@ int run_bench(const BenchOptions &opt) {
             samples.push_back(m.sample);
         }
         const std::string device = target == "cuda" ? cuda_status().device : cpu_model();
-        choice = leave_one_out(device, measured);
+        int cpu_lanes = -1;  // as `fuselab tune --fit` would ship this run's table
+        choice = fitted_leave_one_out(device, measured, &cpu_lanes);
         model = CostModel::fit(device, samples);
         print_choice_table(choice);
     }

@@ -14,8 +14,9 @@ namespace {
 
 // Each size dimension's feature: the first argument extent that follows that dimension alone
 // (found by doubling it), with its weight; on the CPU, and where the workload weighs it, that
-// argument's element count too.
-std::vector<MeasuredFeature> features_of(const Workload &w, const std::string &target) {
+// argument's element count too. `cpu_lanes`: measured_table's.
+std::vector<MeasuredFeature> features_of(const Workload &w, const std::string &target,
+                                         int cpu_lanes) {
     std::vector<std::string> names;
     for (size_t b = 0, e; b <= w.size_format.size(); b = e + 1) {
         e = w.size_format.find('x', b);
@@ -56,6 +57,8 @@ std::vector<MeasuredFeature> features_of(const Workload &w, const std::string &t
         out.front().split_weight = w.cpu_choice_split_weight;
         out.front().short_split = w.cpu_choice_short_split;
     }
+    if (target == "cpu" && w.cpu_choice_vector_lanes && cpu_lanes > 0 && !out.empty())
+        out.front().vector_lanes = cpu_lanes;
     if (target == "cuda" && w.cuda_choice_fill_weight > 0 && !out.empty())
         out.front().fill_weight = w.cuda_choice_fill_weight;
     if (target == "cuda" && w.cuda_choice_exact_weight > 0 && !out.empty())
@@ -83,7 +86,8 @@ std::vector<double> feature_values(const Workload &w, const std::vector<Measured
 }  // namespace
 
 MeasuredTable measured_table(const std::string &device, const std::string &source,
-                             const std::vector<Measured> &rows) {
+                             const std::vector<Measured> &rows, int cpu_lanes) {
+    if (cpu_lanes < 0) cpu_lanes = cpu_lanes_of(device);
     MeasuredTable t;
     t.device = device;
     t.source = source;
@@ -96,7 +100,7 @@ MeasuredTable measured_table(const std::string &device, const std::string &sourc
         }
         if (!w) continue;  // a workload this build does not register
         MeasuredPipeline &p = t.pipelines[m.workload];
-        if (p.features.empty()) p.features = features_of(*w, m.target);
+        if (p.features.empty()) p.features = features_of(*w, m.target, cpu_lanes);
         if (p.features.empty()) continue;
         const auto key = std::make_tuple(m.workload, m.target, m.dtype, m.size);
         auto it = index.find(key);
@@ -118,14 +122,15 @@ MeasuredTable measured_table(const std::string &device, const std::string &sourc
     return t;
 }
 
-std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vector<Measured> &rows) {
+std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vector<Measured> &rows,
+                                     int cpu_lanes) {
     // By (workload, size, storage type): the strategies that compete for one call.
     std::map<std::tuple<std::string, std::string, std::string>, std::vector<const Measured *>>
         groups;
     for (const Measured &m : rows) {
         if (m.sample.us > 0) groups[{m.workload, m.size, m.dtype}].push_back(&m);
     }
-    const MeasuredTable table = measured_table(device, "", rows);
+    const MeasuredTable table = measured_table(device, "", rows, cpu_lanes);
     std::vector<ChoiceRow> out;
     for (const auto &[key, here] : groups) {
         if (here.size() < 2) continue;  // nothing to choose between
@@ -186,6 +191,28 @@ std::vector<ChoiceRow> leave_one_out(const std::string &device, const std::vecto
         out.push_back(c);
     }
     return out;
+}
+
+bool better_choice(const std::vector<ChoiceRow> &a, const std::vector<ChoiceRow> &b, double bound) {
+    auto score = [bound](const std::vector<ChoiceRow> &rows) {
+        int held = 0;
+        double log_sum = 0;
+        for (const ChoiceRow &r : rows) held += r.regret <= bound, log_sum += std::log(r.regret);
+        return std::make_pair(held, -log_sum);
+    };
+    return score(a) > score(b);
+}
+
+std::vector<ChoiceRow> fitted_leave_one_out(const std::string &device,
+                                            const std::vector<Measured> &rows, int *cpu_lanes) {
+    *cpu_lanes = -1;
+    std::vector<ChoiceRow> table = leave_one_out(device, rows);
+    const auto cpu = [](const Measured &m) { return m.target == "cpu"; };
+    if (std::any_of(rows.begin(), rows.end(), cpu)) {
+        std::vector<ChoiceRow> bytes = leave_one_out(device, rows, 0);
+        if (better_choice(bytes, table)) table = std::move(bytes), *cpu_lanes = 0;
+    }
+    return table;
 }
 
 void print_choice_table(const std::vector<ChoiceRow> &rows, double bound) {

@@ -1,6 +1,7 @@
 // `fuselab tune`: every strategy timed on the suite's shapes (or --size), each winner recorded in
 // the tuning file (choose.h); or, with --fit, the cost model fitted from bench JSON files, with the
 // table of how it chooses for shapes left out of its fit.
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -72,10 +73,20 @@ int fit_command(const TuneOptions &opt) {
         const CostModel model = CostModel::fit(device, samples);
         std::printf("%s: %zu measured calls on %s: launch %.2f us, %.0f GB/s\n", path.c_str(),
                     rows.size(), device.c_str(), model.launch_us, model.gbps);
-        const std::vector<ChoiceRow> table = leave_one_out(device, rows);
+        // A CPU's rows: their whole-vector term counts the host's float32 lanes or 16 bytes,
+        // whichever picks better here with each size left out (MeasuredFeature::vector_lanes; the
+        // Xeon's lanes, the AMD EPYC's 16 bytes: results/runs/2026-12-07-gpu-s50/lanes/).
+        int cpu_lanes = -1;
+        const std::vector<ChoiceRow> table = fitted_leave_one_out(device, rows, &cpu_lanes);
+        if (std::any_of(rows.begin(), rows.end(),
+                        [](const Measured &m) { return m.target == "cpu"; })) {
+            std::printf("the CPU rows' vector: %s\n",
+                        cpu_lanes == 0 ? "16 bytes"
+                                       : (std::to_string(cpu_lanes_of(device)) + " lanes").c_str());
+        }
         print_choice_table(table);
         models[device] = json::parse(model.to_json());
-        tables[device] = measured_table(device, path, rows);
+        tables[device] = measured_table(device, path, rows, cpu_lanes);
         if (!opt.choice_out.empty()) {  // one file's table, for results/report.py
             json out = {{"device", device},
                         {"source", path},

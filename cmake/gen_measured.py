@@ -29,7 +29,8 @@ def main(src, out):
                             f"{float(f.get('split_weight', 0.0))!r}, "
                             f"{float(f.get('fill_weight', 0.0))!r}, "
                             f"{float(f.get('exact_weight', 0.0))!r}, "
-                            f"{float(f.get('short_split', 0.0))!r}}},")
+                            f"{float(f.get('short_split', 0.0))!r}, "
+                            f"{float(f.get('vector_lanes', 0.0))!r}}},")
             body.append("};")
             at, times, shapes = [], [], []
             for s in p["shapes"]:

@@ -86,6 +86,10 @@ Workload rows(const std::string &pipeline) {
     // not: block_row runs it as one masked vector, and lane_rows won at every such row of the
     // three CPU tables but a few, where unfused did (results/runs/2026-12-07-gpu-s49/).
     w.cpu_choice_short_split = 16;
+    // The CPU row forms cut a row by the host's float32 lanes in every type: whole vectors are
+    // rows of 16 there (AVX-512), not of 4 float32 or 8 16-bit elements
+    // (results/runs/2026-12-07-gpu-s50/).
+    w.cpu_choice_vector_lanes = true;
     // No multiple of any tile: one element, a prime, under and over a warp or block's span; 2056
     // just past block_row_2k's constant chunk of 2048 (a second chunk of 8 elements). And the row
     // lengths the register form specializes on (warp_regs_1k: exactly 256; whole 32-lane vectors,

@@ -443,10 +443,11 @@ TEST(Measured, TheShippedTablesAreTheCommittedJson) {
             for (size_t i = 0; i < p.features.size(); i++) {
                 const MeasuredFeature &a = s->features[i], &b = p.features[i];
                 EXPECT_EQ(std::tie(a.name, a.arg, a.dim), std::tie(b.name, b.arg, b.dim));
-                EXPECT_EQ(std::tie(a.weight, a.align_weight, a.vector_weight, a.split,
-                                   a.split_weight, a.fill_weight, a.exact_weight, a.short_split),
-                          std::tie(b.weight, b.align_weight, b.vector_weight, b.split,
-                                   b.split_weight, b.fill_weight, b.exact_weight, b.short_split))
+                EXPECT_EQ(
+                    std::tie(a.weight, a.align_weight, a.vector_weight, a.split, a.split_weight,
+                             a.fill_weight, a.exact_weight, a.short_split, a.vector_lanes),
+                    std::tie(b.weight, b.align_weight, b.vector_weight, b.split, b.split_weight,
+                             b.fill_weight, b.exact_weight, b.short_split, b.vector_lanes))
                     << pipeline << " " << a.name;
             }
             ASSERT_EQ(s->shapes.size(), p.shapes.size()) << pipeline;
@@ -660,7 +661,9 @@ TEST(Measured, CpuWeighsElementCount) {
                 rows.push_back(m);
             }
         }
-        const MeasuredTable t = measured_table("dev", "", rows);
+        // 16-byte vectors (cpu_lanes 0): 16 lanes would make both shapes, whole vectors, a unit
+        // farther from the call's odd N than this test's radius allows.
+        const MeasuredTable t = measured_table("dev", "", rows, 0);
         const MeasuredPipeline &p = t.pipelines.at("softmax");
         ASSERT_EQ(p.features.size(), target == "cpu" ? 3u : 2u);
         if (target == "cpu") {
@@ -735,6 +738,7 @@ TEST(Measured, CpuSplitBelowOneVector) {
         EXPECT_EQ(pick->schedule, target == "cpu" ? "lane_rows" : "block_row") << pick->reason;
         if (target != "cpu") continue;
         p.features[0].short_split = 0;
+        p.features[0].vector_lanes = 0;  // 12 and 14 are not whole 16-lane vectors either
         const auto without = pick_measured(p, target, "float32", at, names);
         ASSERT_TRUE(without);
         EXPECT_EQ(without->schedule, "block_row") << without->reason;
@@ -742,6 +746,90 @@ TEST(Measured, CpuSplitBelowOneVector) {
         tables["dev"].pipelines["layernorm"] = t.pipelines.at("layernorm");
         const auto back = measured_from_json(measured_to_json(tables));
         EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("layernorm").features[0].short_split, 16);
+    }
+}
+
+// vector_lanes: on the CPU a row's vector is the host's float32 lanes in every type, 16 with
+// AVX-512. A float32 row of 80 (five whole 16-lane vectors) follows a measured 64's winner, not
+// the nearer 72's, which ends in a half vector; by 16 bytes (4 float32) all three are whole, and
+// 72 decides. On an AVX2 host's table (8 lanes) 72 is whole too, and decides; on CUDA, which
+// keeps the 16-byte vector, so does it.
+TEST(Measured, TheCpuRowsVectorIsTheHostsLanes) {
+    EXPECT_EQ(cpu_lanes_of("Intel(R) Xeon(R) Processor"), 16);
+    EXPECT_EQ(cpu_lanes_of(std::string("AMD EPYC") + kNoAvx512), 8);
+    const std::string avx512 = "Intel(R) Xeon(R) Processor";
+    const std::string avx2 = std::string("AMD EPYC") + kNoAvx512;
+    for (const auto &[target, device] :
+         {std::pair<std::string, std::string>{"cpu", avx512}, {"cpu", avx2}, {"cuda", avx512}}) {
+        std::vector<Measured> rows;
+        for (const auto &[size, winner] :
+             {std::pair<std::string, std::string>{"64x16384", "block_row"},
+              {"72x16384", "lane_rows"}}) {
+            for (const char *schedule : {"lane_rows", "block_row"}) {
+                Measured m;
+                m.workload = "layernorm", m.size = size, m.schedule = schedule, m.target = target;
+                m.sample = {"layernorm", schedule, 1, 1e6, winner == schedule ? 100.0 : 150.0};
+                rows.push_back(m);
+            }
+        }
+        const MeasuredTable t = measured_table(device, "", rows);
+        MeasuredPipeline p = t.pipelines.at("layernorm");
+        const bool lanes16 = target == "cpu" && device == avx512;
+        EXPECT_DOUBLE_EQ(p.features[0].vector_lanes, target == "cpu" ? cpu_lanes_of(device) : 0)
+            << device;
+        std::vector<double> at = {80, 16384};
+        if (target == "cpu") at.push_back(80.0 * 16384);
+        const std::vector<std::string> names = {"lane_rows", "block_row"};
+        const auto pick = pick_measured(p, target, "float32", at, names);
+        ASSERT_TRUE(pick) << target << " " << device;
+        EXPECT_EQ(pick->schedule, lanes16 ? "block_row" : "lane_rows") << pick->reason;
+        if (!lanes16) continue;
+        p.features[0].vector_lanes = 0;
+        const auto bytes = pick_measured(p, target, "float32", at, names);
+        ASSERT_TRUE(bytes);
+        EXPECT_EQ(bytes->schedule, "lane_rows") << bytes->reason;
+        std::map<std::string, MeasuredTable> tables;
+        tables["dev"].pipelines["layernorm"] = t.pipelines.at("layernorm");
+        const auto back = measured_from_json(measured_to_json(tables));
+        EXPECT_DOUBLE_EQ(back.at("dev").pipelines.at("layernorm").features[0].vector_lanes, 16);
+    }
+    // The shipped tables carry their device's lanes.
+    for (const std::string &device : {avx512, avx2}) {
+        const MeasuredPipeline *s = shipped_measured(device, "rmsnorm_residual");
+        ASSERT_TRUE(s) << device;
+        EXPECT_EQ(s->features.front().vector_lanes, cpu_lanes_of(device)) << device;
+    }
+}
+
+// `fuselab tune --fit` keeps, for a CPU table, the vector under which its leave-one-out picks
+// better (fitted_leave_one_out). Rows of 64, 72 and 80: where 80 wins as 64 does (whole 16-lane
+// vectors), the lanes pick 64's and 80's winners from each other and keep the lanes (-1); where
+// 80 wins as 72 does, 16 bytes (every row whole, 72 nearest both) do better and are kept (0).
+TEST(Measured, FitKeepsTheBetterCpuVector) {
+    for (const std::string winner80 : {"block_row", "lane_rows"}) {
+        std::vector<Measured> rows;
+        for (const auto &[size, winner] :
+             {std::pair<std::string, std::string>{"64x16384", "block_row"},
+              {"72x16384", "lane_rows"},
+              {"80x16384", winner80}}) {
+            for (const char *schedule : {"lane_rows", "block_row"}) {
+                Measured m;
+                m.workload = "layernorm", m.size = size, m.schedule = schedule, m.target = "cpu";
+                m.sample = {"layernorm", schedule, 1, 1e6, winner == schedule ? 100.0 : 150.0};
+                rows.push_back(m);
+            }
+        }
+        int cpu_lanes = 7;
+        const auto table = fitted_leave_one_out("Intel(R) Xeon(R) Processor", rows, &cpu_lanes);
+        EXPECT_EQ(cpu_lanes, winner80 == "block_row" ? -1 : 0) << winner80;
+        const auto lanes = leave_one_out("Intel(R) Xeon(R) Processor", rows, -1);
+        const auto bytes = leave_one_out("Intel(R) Xeon(R) Processor", rows, 0);
+        EXPECT_EQ(better_choice(lanes, bytes), winner80 == "block_row") << winner80;
+        EXPECT_EQ(better_choice(bytes, lanes), winner80 != "block_row") << winner80;
+        ASSERT_EQ(table.size(), 3u);
+        int held = 0;
+        for (const ChoiceRow &r : table) held += r.regret <= 1.10;
+        EXPECT_GE(held, 2) << winner80;
     }
 }
 

@@ -71,6 +71,10 @@ struct Workload {
     double cpu_choice_split = 0, cpu_choice_split_weight = 0;
     // ... and a second such length, with the same weight (MeasuredFeature::short_split).
     double cpu_choice_short_split = 0;
+    // ... and, on the CPU only, whether the first dimension's vector (choice_vector_weights) is
+    // the host's float32 lanes rather than 16 bytes (MeasuredFeature::vector_lanes, from the
+    // table's device name: cpu_lanes_of).
+    bool cpu_choice_vector_lanes = false;
     // ... and, on CUDA only, the weight of the first dimension's chunk fills (measured.h:
     // MeasuredFeature::fill_weight), 0 for none.
     double cuda_choice_fill_weight = 0;

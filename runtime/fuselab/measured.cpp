@@ -42,7 +42,7 @@ std::map<std::string, MeasuredTable> measured_from_json(const std::string &text)
                          f.value("align_weight", 0.0), f.value("vector_weight", 0.0),
                          f.value("split", 0.0), f.value("split_weight", 0.0),
                          f.value("fill_weight", 0.0), f.value("exact_weight", 0.0),
-                         f.value("short_split", 0.0)});
+                         f.value("short_split", 0.0), f.value("vector_lanes", 0.0)});
                 }
                 for (const json &s : p.at("shapes")) {
                     MeasuredShape ms;
@@ -81,7 +81,8 @@ std::string measured_to_json(const std::map<std::string, MeasuredTable> &tables)
                                     {"split_weight", f.split_weight},
                                     {"fill_weight", f.fill_weight},
                                     {"exact_weight", f.exact_weight},
-                                    {"short_split", f.short_split}});
+                                    {"short_split", f.short_split},
+                                    {"vector_lanes", f.vector_lanes}});
             for (const MeasuredShape &s : p.shapes) {
                 shapes.push_back({{"target", s.target},
                                   {"dtype", s.dtype},
@@ -113,7 +114,7 @@ const MeasuredPipeline *shipped_measured(const std::string &device, const std::s
                 const detail::ShippedFeature &f = sp.features[i];
                 p->features.push_back({f.name, f.arg, f.dim, f.weight, f.align_weight,
                                        f.vector_weight, f.split, f.split_weight, f.fill_weight,
-                                       f.exact_weight, f.short_split});
+                                       f.exact_weight, f.short_split, f.vector_lanes});
             }
             p->shapes.reserve(sp.num_shapes);
             for (int i = 0; i < sp.num_shapes; i++) {
@@ -215,12 +216,24 @@ int element_bytes(const std::string &dtype) {
     return dtype == "bfloat16" || dtype == "float16" ? 2 : 4;
 }
 
-// Whether n elements of `bytes` bytes each are whole 16-byte vectors (pick_measured asks it per
-// shape, with the type's bytes found once).
-bool whole_vectors_of(double n, int bytes) {
-    return static_cast<int64_t>(n) * bytes % 16 == 0;
+// Whether n elements are whole vectors of `lanes` elements (pick_measured asks it per shape, with
+// each feature's lanes found once).
+bool whole_vectors_of(double n, int lanes) {
+    return static_cast<int64_t>(n) % lanes == 0;
+}
+
+// A feature's vector in elements: its vector_lanes, else the 16-byte vector of `bytes`-byte ones.
+int vector_elements(const MeasuredFeature &f, int bytes) {
+    return f.vector_lanes > 0 ? static_cast<int>(f.vector_lanes) : 16 / bytes;
 }
 }  // namespace
+
+int cpu_lanes_of(const std::string &device) {
+    const std::string suffix = kNoAvx512;
+    const bool avx2 = device.size() > suffix.size() &&
+                      device.compare(device.size() - suffix.size(), suffix.size(), suffix) == 0;
+    return avx2 ? 8 : 16;
+}
 
 double chunk_fill(double n, double chunk) {
     return n / (std::ceil(n / chunk) * chunk);
@@ -233,7 +246,7 @@ bool exact_length(double n) {
 }
 
 bool whole_vectors(double n, const std::string &dtype) {
-    return whole_vectors_of(n, element_bytes(dtype));
+    return whole_vectors_of(n, 16 / element_bytes(dtype));
 }
 
 std::vector<double> measured_features(const MeasuredPipeline &p, const Bindings &args) {
@@ -324,9 +337,11 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         int ran;  // candidates measured there
     };
     std::vector<Near> near;
-    // The 16-byte vector in alignment classes (2 for float32: 4 elements, 2^2; 3 in 16-bit).
+    // Each feature's vector in elements (vector_elements: the 16-byte vector, 4 float32 or 8
+    // 16-bit elements, or its vector_lanes).
     const int bytes = element_bytes(dtype);
-    const int vector_class = alignment_class(16 / bytes);
+    std::vector<int> lanes(at.size());
+    for (size_t i = 0; i < at.size(); i++) lanes[i] = vector_elements(p.features[i], bytes);
     // The first feature that weighs whole vectors: its alignment scopes the coverage (below).
     int vector_feature = -1;
     for (size_t i = 0; i < p.features.size() && vector_feature < 0; i++) {
@@ -339,9 +354,9 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     for (size_t i = 0; i < at.size(); i++) {
         log2_at[i] = std::log2(at[i]);
         for (double c : kFillChunks) fill_at.push_back(chunk_fill(at[i], c));
-        caps[i] = p.features[i].vector_weight > 0 ? vector_class : 8;
+        caps[i] = p.features[i].vector_weight > 0 ? alignment_class(lanes[i]) : 8;
         classes[i] = alignment_class(at[i], caps[i]);
-        whole[i] = whole_vectors_of(at[i], bytes);
+        whole[i] = whole_vectors_of(at[i], lanes[i]);
     }
     // Each of `schedules`' column in the shapes' times, or -1 where no shape timed it.
     std::vector<int> column(schedules.size(), -1);
@@ -371,7 +386,7 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
         for (size_t i = 0; i < at.size(); i++) {
             const MeasuredFeature &f = p.features[i];
             d += f.align_weight * std::abs(classes[i] - std::min(s.class_at[i], caps[i]));
-            if (f.vector_weight > 0 && whole[i] != whole_vectors_of(s.at[i], bytes))
+            if (f.vector_weight > 0 && whole[i] != whole_vectors_of(s.at[i], lanes[i]))
                 d += f.vector_weight;
             if (f.split_weight > 0 && (at[i] <= f.split) != (s.at[i] <= f.split))
                 d += f.split_weight;
@@ -399,7 +414,8 @@ std::optional<MeasuredPick> pick_measured(const MeasuredPipeline &p, const std::
     // did not time each of them is left out, unless none did.
     auto same_alignment = [&](const MeasuredShape &s) {
         return vector_feature < 0 ||
-               whole_vectors_of(s.at[vector_feature], bytes) == whole[vector_feature];
+               whole_vectors_of(s.at[vector_feature], lanes[vector_feature]) ==
+                   whole[vector_feature];
     };
     std::vector<size_t> winners;
     for (const Near &n : near) {

@@ -62,6 +62,13 @@ struct MeasuredFeature {
     // where unfused did (s49; s48's held-out rmsnorm_residual float16 14x2044289 took block_row
     // from 16x2097152, 2.09x behind lane_rows: results/runs/2026-12-07-gpu-s49/).
     double short_split = 0;
+    // Where > 0 (the CPU's row length): vector_weight's vector is this many elements in every
+    // storage type, not 16 bytes. The CPU row forms compute in float32 and cut a row by the
+    // host's float32 lanes (16 with AVX-512, 8 without), so a float32 row of 72 (whole 16-byte
+    // vectors) ends in a masked vector there, as one of 57 does, and one of 64 does not (the
+    // Xeon: layernorm float32 64x32768 block_row 1.66x ahead of lane_rows, 72x14564 lane_rows
+    // 1.52x ahead; results/runs/2026-12-07-gpu-s50/).
+    double vector_lanes = 0;
 };
 
 // The constant chunks (elements) the CUDA row forms cut a row by, and a row of n elements' use
@@ -77,6 +84,10 @@ int alignment_class(double n, int cap = 8);
 
 // Whether n elements of `dtype` are whole 16-byte vectors.
 bool whole_vectors(double n, const std::string &dtype);
+
+// The float32 lanes of a CPU's row forms by its device name (cpu_device_name): 8 where the name
+// carries kNoAvx512 (the AVX2 build), else 16.
+int cpu_lanes_of(const std::string &device);
 
 struct MeasuredShape {
     std::string target, dtype, size;   // size as the bench writes it ("1024x65536")

@@ -9,7 +9,7 @@ struct ShippedFeature {
     const char *name, *arg;
     int dim;
     double weight, align_weight, vector_weight, split, split_weight, fill_weight, exact_weight,
-        short_split;
+        short_split, vector_lanes;
 };
 
 struct ShippedTime {
