@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # s50 (s49's assemble.sh with xeon_mid's pass added): results/cpu_xeon.json, the measured table of this session's CPU ("Intel(R) Xeon(R)
-# Processor": a 2-core Intel Xeon, model 207, AVX-512; ../cpu_machine.txt), the three row
+# Processor": a 2-core Intel Xeon, model 207, AVX-512; ../../2026-12-07-gpu-s48/cpu_machine.txt), the three row
 # pipelines, from rep.sh's passes p1/ and p2/: each (shape, strategy, type)'s time is the median
 # of its passes' medians; choice.txt, its leave-one-out; then results/measured.json from the five
 # tables.
