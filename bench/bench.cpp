@@ -601,8 +601,7 @@ int run_bench(const BenchOptions &opt) {
             samples.push_back(m.sample);
         }
         const std::string device = target == "cuda" ? cuda_status().device : cpu_model();
-        int cpu_lanes = -1;  // as `fuselab tune --fit` would ship this run's table
-        choice = fitted_leave_one_out(device, measured, &cpu_lanes);
+        choice = fitted_leave_one_out(device, measured);  // as `fuselab tune --fit` ships it
         model = CostModel::fit(device, samples);
         print_choice_table(choice);
     }

@@ -205,13 +205,14 @@ bool better_choice(const std::vector<ChoiceRow> &a, const std::vector<ChoiceRow>
 
 std::vector<ChoiceRow> fitted_leave_one_out(const std::string &device,
                                             const std::vector<Measured> &rows, int *cpu_lanes) {
-    *cpu_lanes = -1;
+    int lanes = -1;
     std::vector<ChoiceRow> table = leave_one_out(device, rows);
     const auto cpu = [](const Measured &m) { return m.target == "cpu"; };
     if (std::any_of(rows.begin(), rows.end(), cpu)) {
         std::vector<ChoiceRow> bytes = leave_one_out(device, rows, 0);
-        if (better_choice(bytes, table)) table = std::move(bytes), *cpu_lanes = 0;
+        if (better_choice(bytes, table)) table = std::move(bytes), lanes = 0;
     }
+    if (cpu_lanes) *cpu_lanes = lanes;
     return table;
 }
 

@@ -43,9 +43,10 @@ bool better_choice(const std::vector<ChoiceRow> &a, const std::vector<ChoiceRow>
 
 // The leave-one-out of the table that `fuselab tune --fit` ships: where any row is the CPU's,
 // with whichever vector, the device's lanes or 16 bytes, picks better (better_choice), and
-// *cpu_lanes that vector as measured_table takes it (-1 the lanes, 0 16 bytes).
+// *cpu_lanes, where given, that vector as measured_table takes it (-1 the lanes, 0 16 bytes).
 std::vector<ChoiceRow> fitted_leave_one_out(const std::string &device,
-                                            const std::vector<Measured> &rows, int *cpu_lanes);
+                                            const std::vector<Measured> &rows,
+                                            int *cpu_lanes = nullptr);
 
 // Prints the table, worst regret last, with how many are within `bound` (1.10).
 void print_choice_table(const std::vector<ChoiceRow> &rows, double bound = 1.10);

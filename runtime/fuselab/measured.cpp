@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -18,6 +19,13 @@ namespace fuselab {
 
 namespace {
 using nlohmann::json;
+
+// Whether a CPU's device name carries kNoAvx512 (cpu_device_name: the host lacks AVX-512).
+bool named_without_avx512(const std::string &device) {
+    const std::string suffix = kNoAvx512;
+    return device.size() > suffix.size() &&
+           device.compare(device.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
 }  // namespace
 
 std::map<std::string, MeasuredTable> measured_from_json(const std::string &text) {
@@ -155,13 +163,8 @@ std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
     if (const MeasuredPipeline *own = shipped_measured(device, pipeline, &source))
         out.push_back({device, source, own});
     if (!nvidia_device(device)) {
-        const std::string suffix = kNoAvx512;
-        const auto no_avx512 = [&](const std::string &d) {
-            return d.size() > suffix.size() &&
-                   d.compare(d.size() - suffix.size(), suffix.size(), suffix) == 0;
-        };
-        if (no_avx512(device)) {
-            const std::string twin = device.substr(0, device.size() - suffix.size());
+        if (named_without_avx512(device)) {
+            const std::string twin = device.substr(0, device.size() - std::strlen(kNoAvx512));
             if (const MeasuredPipeline *t = shipped_measured(twin, pipeline, &source))
                 out.push_back({twin, source, t});
         }
@@ -171,7 +174,8 @@ std::vector<ShippedTable> shipped_measured_tables(const std::string &device,
             for (int k = 0; k < detail::kShippedPipelineCount; k++) {
                 const detail::ShippedPipeline &sp = detail::kShippedPipelines[k];
                 if (sp.pipeline != pipeline || nvidia_device(sp.device)) continue;
-                if ((no_avx512(sp.device) == no_avx512(device)) != same) continue;
+                if ((named_without_avx512(sp.device) == named_without_avx512(device)) != same)
+                    continue;
                 out.push_back({sp.device, sp.source, shipped_measured(sp.device, pipeline)});
             }
         }
@@ -229,10 +233,7 @@ int vector_elements(const MeasuredFeature &f, int bytes) {
 }  // namespace
 
 int cpu_lanes_of(const std::string &device) {
-    const std::string suffix = kNoAvx512;
-    const bool avx2 = device.size() > suffix.size() &&
-                      device.compare(device.size() - suffix.size(), suffix.size(), suffix) == 0;
-    return avx2 ? 8 : 16;
+    return named_without_avx512(device) ? 8 : 16;
 }
 
 double chunk_fill(double n, double chunk) {
