@@ -10,15 +10,15 @@ same-run), and reports the pick's time over the winner's (the regret).
       [--random K --seed S]
 
 --random K draws K shapes instead of SHAPES, none chosen by hand: N log-uniform in 200 .. 120000
-(--n-range LO HI: another range, as 4 200 for short rows), odd and even alike, M rows making
-2^20 .. 2^26 elements, each in all three pipelines, the storage type in turn; --seed repeats a
-draw. --compare OTHER: another build's CLI (say, the tables before a change) picks at the same
-shapes too, scored against the same timings (same-run), and reported beside. --repeat K: every
-strategy timed K times (K `fuselab bench` runs a case), each strategy's time the median of its
-K; on a noisy host one timing's winner is itself often not within 1.10x in the next run (s45,
-a 2-core VM: 173 of 216 cases, results/runs/2026-12-07-gpu-s45/cpu_heldout/retime_summary.txt).
---json is rewritten after every case ("complete": false until the last), so that a run cut short
-keeps what it measured.
+(--n-range LO HI: another range, as 4 200 for short rows), odd and even alike, M rows making 2^20 ..
+2^26 elements (--log2-elements LO HI: another range), each in all three pipelines, the storage type
+in turn; --seed repeats a draw. --compare OTHER: another build's CLI (say, the tables before a
+change) picks at the same shapes too, scored against the same timings (same-run), and reported
+beside. --repeat K: every strategy timed K times (K `fuselab bench` runs a case), each strategy's
+time the median of its K; on a noisy host one timing's winner is itself often not within 1.10x in
+the next run (s45, a 2-core VM: 173 of 216 cases,
+results/runs/2026-12-07-gpu-s45/cpu_heldout/retime_summary.txt). --json is rewritten after every
+case ("complete": false until the last), so that a run cut short keeps what it measured.
 """
 import argparse
 import json
@@ -98,6 +98,7 @@ def main():
                     help="time every strategy K times, each its median (default 1)")
     ap.add_argument("--compare", metavar="FUSELAB", help="another build's CLI, picking at the same shapes")
     ap.add_argument("--n-range", type=int, nargs=2, default=[200, 120000], metavar=("LO", "HI"))
+    ap.add_argument("--log2-elements", type=float, nargs=2, default=[20, 26], metavar=("LO", "HI"))
     opt = ap.parse_args()
     rng = np.random.default_rng(2026)
     shapes = SHAPES
@@ -108,9 +109,11 @@ def main():
         for _ in range(opt.random):
             lo, hi = opt.n_range
             n = int(round(np.exp(draw.uniform(np.log(lo), np.log(hi)))))
-            m = max(1, int(round(2 ** draw.uniform(20, 26) / n)))
+            m = max(1, int(round(2 ** draw.uniform(*opt.log2_elements) / n)))
             shapes.append((n, m))
-        print(f"random shapes, seed {seed}, N in {opt.n_range[0]} .. {opt.n_range[1]}: {shapes}")
+        e_lo, e_hi = opt.log2_elements
+        print(f"random shapes, seed {seed}, N in {opt.n_range[0]} .. {opt.n_range[1]}, "
+              f"2^{e_lo:g} .. 2^{e_hi:g} elements: {shapes}")
     cases = []
     for i, (n, m) in enumerate(shapes):
         for j, pipeline in enumerate(PIPELINES):
